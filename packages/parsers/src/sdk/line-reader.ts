@@ -1,0 +1,145 @@
+import { isObject, type JsonObject } from './decode.js';
+
+/** One physical line of a JSONL file, as {@link readJsonLines} yields it. */
+export interface JsonLine {
+  /** 1-based line number. */
+  line: number;
+  /** The line's text (CR and BOM removed; invalid UTF-8 replaced by U+FFFD). */
+  text: string;
+  /** The parsed object when the line is one. */
+  value?: JsonObject;
+  /** Why the line is not a JSON object (absent on good lines and blank lines). */
+  error?: string;
+  /** A line with nothing but whitespace: a deliberate skip, not an error. */
+  blank?: boolean;
+}
+
+/** Limits for {@link readJsonLines}. */
+export interface LineReaderOptions {
+  /** A longer line is reported (with a preview) instead of held in memory. Default 256 MiB. */
+  maxLineBytes?: number;
+  /** How many characters of an over-long line the bad-line row keeps. Default 4096. */
+  previewChars?: number;
+}
+
+const NL = 0x0a;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8Lossy = new TextDecoder('utf-8', { fatal: false });
+
+/**
+ * Split a byte stream into lines and parse each as JSON. Streams: memory holds one line at a
+ * time. Survives a cut last line, CRLF, a UTF-8 BOM, invalid UTF-8, blank lines and very long
+ * lines; every physical line is yielded once, with a reason when it is not a JSON object.
+ */
+export async function* readJsonLines(source: AsyncIterable<Buffer | Uint8Array>, opts: LineReaderOptions = {}): AsyncGenerator<JsonLine> {
+  for await (const raw of readLines(source, opts)) {
+    if (raw.error) {
+      yield { line: raw.line, text: raw.text, error: raw.error };
+      continue;
+    }
+    if (raw.text.trim() === '') {
+      yield { line: raw.line, text: raw.text, blank: true };
+      continue;
+    }
+    yield parseLine(raw.line, raw.text, raw.cut, raw.badUtf8);
+  }
+}
+
+function parseLine(line: number, text: string, cut: boolean, badUtf8: boolean): JsonLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    const why = e instanceof RangeError ? 'nested too deep' : 'invalid JSON';
+    const reason = cut ? `cut line, no newline at end of file: ${why}` : badUtf8 ? `invalid UTF-8; ${why}` : why;
+    return { line, text, error: reason };
+  }
+  if (!isObject(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    return { line, text, error: `not a JSON object: ${kind}` };
+  }
+  if (badUtf8) return { line, text, value, error: 'invalid UTF-8' };
+  return { line, text, value };
+}
+
+/** A raw line from {@link readLines}. */
+export interface RawLine {
+  line: number;
+  text: string;
+  /** The last line had no newline after it. */
+  cut: boolean;
+  /** The bytes were not valid UTF-8 (text holds U+FFFD in their place). */
+  badUtf8: boolean;
+  /** The line could not be kept whole (too long); text is a preview. */
+  error?: string;
+}
+
+/** Split a byte stream into text lines (LF or CRLF), streaming; see {@link readJsonLines}. */
+export async function* readLines(source: AsyncIterable<Buffer | Uint8Array>, opts: LineReaderOptions = {}): AsyncGenerator<RawLine> {
+  const max = opts.maxLineBytes ?? 256 * 1024 * 1024;
+  const previewChars = opts.previewChars ?? 4096;
+  let parts: Buffer[] = [];
+  let partLen = 0;
+  let overLong = false;
+  let preview = '';
+  let lineNo = 0;
+  let first = true;
+
+  const emit = (buf: Buffer, cut: boolean): RawLine => {
+    lineNo += 1;
+    if (overLong) {
+      const r: RawLine = { line: lineNo, text: preview, cut, badUtf8: false, error: `line longer than ${max} bytes; first ${previewChars} characters kept` };
+      overLong = false;
+      preview = '';
+      return r;
+    }
+    let b = buf;
+    if (first && b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) b = b.subarray(3);
+    first = false;
+    if (b.length > 0 && b[b.length - 1] === 0x0d) b = b.subarray(0, b.length - 1);
+    let text: string;
+    let badUtf8 = false;
+    try {
+      text = utf8.decode(b);
+    } catch {
+      text = utf8Lossy.decode(b);
+      badUtf8 = true;
+    }
+    return { line: lineNo, text, cut, badUtf8 };
+  };
+
+  const take = (chunk: Buffer) => {
+    if (overLong) return;
+    if (partLen + chunk.length > max) {
+      const head = Buffer.concat([...parts, chunk]).subarray(0, previewChars * 4);
+      preview = utf8Lossy.decode(head).slice(0, previewChars);
+      overLong = true;
+      parts = [];
+      partLen = 0;
+      return;
+    }
+    parts.push(chunk);
+    partLen += chunk.length;
+  };
+
+  for await (const c of source) {
+    const chunk = Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength);
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(NL, start);
+      if (nl < 0) break;
+      take(chunk.subarray(start, nl));
+      const buf = parts.length === 1 ? parts[0] : Buffer.concat(parts, partLen);
+      parts = [];
+      partLen = 0;
+      yield emit(buf, false);
+      start = nl + 1;
+    }
+    // Copy the tail: the caller's buffer may be reused by the stream.
+    if (start < chunk.length) take(Buffer.from(chunk.subarray(start)));
+  }
+  if (partLen > 0 || overLong) {
+    const buf = parts.length === 1 ? parts[0] : Buffer.concat(parts, partLen);
+    yield emit(buf, true);
+  }
+}

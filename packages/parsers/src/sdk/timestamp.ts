@@ -1,0 +1,59 @@
+/** The result of normalizing a source timestamp. */
+export type TimestampResult = { ok: true; value: string } | { ok: false; reason: string };
+
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+// Epoch numbers: below 1e11 they are seconds (up to year 5138), below 1e14 milliseconds,
+// above that microseconds (some stores keep them); anything past year 9999 is refused.
+const MAX_MS = 253402300799999;
+
+/**
+ * Normalize a timestamp to `YYYY-MM-DDTHH:mm:ss.sssZ` (UTC, milliseconds).
+ * Accepts ISO-8601 strings with any offset (no offset: UTC, as SQLite stores them),
+ * epoch seconds, milliseconds or microseconds as numbers or digit strings.
+ * Anything else is refused with a reason, never guessed.
+ */
+export function normalizeTimestamp(input: unknown): TimestampResult {
+  if (input === null || input === undefined || input === '') return { ok: false, reason: 'no timestamp' };
+  if (typeof input === 'number') return fromEpoch(input);
+  if (typeof input !== 'string') return { ok: false, reason: `not a timestamp: ${typeof input}` };
+  const s = input.trim();
+  if (/^-?\d+(\.\d+)?$/.test(s)) return fromEpoch(Number(s));
+  const m = ISO.exec(s);
+  if (!m) return { ok: false, reason: `not a timestamp: ${JSON.stringify(s.slice(0, 64))}` };
+  const [, y, mo, d, h = '00', mi = '00', sec = '00', frac = '', zone = 'Z'] = m;
+  const ms = Number((frac + '000').slice(0, 3));
+  let offsetMin = 0;
+  if (zone !== 'Z' && zone !== 'z') {
+    const sign = zone[0] === '-' ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    offsetMin = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0'));
+  }
+  const parts = [y, mo, d, h, mi, sec].map(Number);
+  if (parts[1] < 1 || parts[1] > 12 || parts[2] < 1 || parts[2] > 31 || parts[3] > 24 || parts[4] > 59 || parts[5] > 60) {
+    return { ok: false, reason: `not a valid date: ${JSON.stringify(s.slice(0, 64))}` };
+  }
+  const t = Date.UTC(parts[0], parts[1] - 1, parts[2], parts[3], parts[4], parts[5], ms) - offsetMin * 60000;
+  if (!Number.isFinite(t)) return { ok: false, reason: `not a valid date: ${JSON.stringify(s.slice(0, 64))}` };
+  const check = new Date(Date.UTC(parts[0], parts[1] - 1, parts[2]));
+  if (check.getUTCDate() !== parts[2]) return { ok: false, reason: `not a valid date: ${JSON.stringify(s.slice(0, 64))}` };
+  return format(t);
+}
+
+function fromEpoch(n: number): TimestampResult {
+  if (!Number.isFinite(n) || n < 0) return { ok: false, reason: `not an epoch time: ${n}` };
+  const ms = n < 1e11 ? n * 1000 : n < 1e14 ? n : n / 1000;
+  return format(Math.floor(ms));
+}
+
+function format(ms: number): TimestampResult {
+  if (ms < 0 || ms > MAX_MS) return { ok: false, reason: `out of range: ${ms} ms` };
+  return { ok: true, value: new Date(ms).toISOString() };
+}
+
+/** Normalize or return '' (for callers that report the failure separately). */
+export function toUtc(input: unknown): string {
+  const r = normalizeTimestamp(input);
+  return r.ok ? r.value : '';
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests import other packages by name through their `exports`; the `aitrail-source` condition
+// points those at src so tests never run against a stale dist. End-to-end tests run the built CLI.
+export default defineConfig({
+  resolve: { conditions: ['aitrail-source'] },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'fixtures/**/*.test.ts', 'bench/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+  },
+});

@@ -1,2 +1,3 @@
 /** Version of the collector package, recorded in collection.json. */
 export const COLLECTOR_VERSION = '0.1.0';
+export type { CollectionInfo, ManifestRow, ManifestStatus } from './types.js';

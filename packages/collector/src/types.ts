@@ -1,0 +1,57 @@
+/** Status of one manifest row. */
+export type ManifestStatus = 'collected' | 'skipped_excluded' | 'skipped_secret' | 'skipped_special' | 'skipped_too_large' | 'error';
+
+/** One row of `manifest.jsonl`: a file, a skipped directory, or something that could not be read. */
+export interface ManifestRow {
+  /** The home folder's name, made unique per collection (e.g. `sean`, `sean-2`). */
+  user: string;
+  /** The home directory as found on the target (native path). */
+  home: string;
+  /** Catalog agent id. */
+  agent: string;
+  scope: 'home' | 'project' | 'system';
+  /** Relative to the home (or project root), `/`-separated; for system scope the absolute path without the leading `/`. */
+  rel: string;
+  /** The real path on the target (native form). */
+  source_path: string;
+  /** Member name in the zip (`homes/<user>/<rel>`, `projects/<encoded root>/<rel>`, `system/<path>`); '' when not archived. */
+  archive_path: string;
+  status: ManifestStatus;
+  /** Why the row is not `collected` (or a warning for a collected file, e.g. changed while read). */
+  reason: string;
+  /** Matched a catalog secret glob. */
+  secret: boolean;
+  /** file | dir | symlink | fifo | socket | block_device | char_device | unknown */
+  kind: string;
+  size: number | null;
+  bytes_read: number | null;
+  sha256: string;
+  mtime: string;
+  atime: string;
+  ctime: string;
+  birthtime: string;
+  /** Octal permission bits, e.g. `0644`. */
+  mode: string;
+  /** For a skipped directory: how many files and bytes it held. */
+  files?: number;
+  bytes?: number;
+  /** For a project-scope row: the project root on the target. */
+  project_root?: string;
+  /** For a symlink: its target, as read with readlink (never followed). */
+  link_target?: string;
+}
+
+/** `collection.json`: what the collection is. */
+export interface CollectionInfo {
+  format: 'aitrail-collection';
+  format_version: 1;
+  host: string;
+  os: { platform: string; release: string; arch: string };
+  tool: { name: 'aitrail'; version: string };
+  catalog: { agent: string; version: string; sha256: string }[];
+  arguments: string[];
+  started_utc: string;
+  ended_utc: string;
+  counts: Record<string, number>;
+  complete: true;
+}

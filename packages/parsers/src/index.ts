@@ -6,4 +6,5 @@ export { asArray, asBool, asJsonish, asNumber, asObject, asString, isObject, pic
 export { readJsonLines, readLines, type JsonLine, type LineReaderOptions, type RawLine } from './sdk/line-reader.js';
 export { columnNames, openCollectedSqlite, SqliteOpenError, tableNames, type SqliteDatabase } from './sdk/sqlite.js';
 export { readSmall, utf8Text } from './sdk/small-file.js';
+export { artifactFromFile, type FsArtifactOptions } from './sdk/fs-artifact.js';
 export { builtInPlugins } from './registry.js';

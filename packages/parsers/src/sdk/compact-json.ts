@@ -1,24 +1,86 @@
 /**
- * Compact JSON as the seed prints it: keys sorted, no whitespace, UTF-8 as is.
- * Values nested deeper than `maxDepth` are cut to the string `"…(nested too deep)"`
- * so that hostile input cannot overflow the stack.
+ * Compact JSON as the seed prints it: keys sorted at every depth, no whitespace, UTF-8 as is.
+ * Written with an explicit stack, so any depth JSON.parse can build (100,000 levels and more)
+ * prints whole without overflowing the call stack; values nested deeper than `maxDepth` (no
+ * limit by default) are printed as the string `"…(nested too deep)"`. Never throws: a cycle
+ * prints as `"…(circular)"`; otherwise the output equals JSON.stringify's with sorted keys.
  */
-export function compactJson(value: unknown, maxDepth = 2000): string {
-  return write(value, 0, maxDepth);
+export function compactJson(value: unknown, maxDepth = Number.POSITIVE_INFINITY): string {
+  const out: string[] = [];
+  const stack: Frame[] = [];
+  const open = new Set<object>();
+
+  const write = (raw: unknown): void => {
+    const v = withToJson(raw);
+    if (v === null || v === undefined) out.push('null');
+    else if (typeof v === 'string') out.push(JSON.stringify(v));
+    else if (typeof v === 'number') out.push(Number.isFinite(v) ? String(v) : 'null');
+    else if (typeof v === 'boolean') out.push(v ? 'true' : 'false');
+    else if (typeof v === 'bigint') out.push(v.toString());
+    else if (typeof v !== 'object') out.push('null');
+    else if (stack.length >= maxDepth) out.push(JSON.stringify('…(nested too deep)'));
+    else if (open.has(v)) out.push(JSON.stringify('…(circular)'));
+    else if (Array.isArray(v)) {
+      out.push('[');
+      open.add(v);
+      stack.push({ obj: v, keys: null, n: v.length, i: 0 });
+    } else {
+      const o = v as Record<string, unknown>;
+      // JSON.stringify leaves out keys whose value it cannot print; so does this.
+      const keys = Object.keys(o)
+        .filter((k) => printable(withToJson(o[k])))
+        .sort(byCodeUnit);
+      out.push('{');
+      open.add(v);
+      stack.push({ obj: o, keys, n: keys.length, i: 0 });
+    }
+  };
+
+  write(value);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    if (top.i >= top.n) {
+      out.push(top.keys ? '}' : ']');
+      open.delete(top.obj);
+      stack.pop();
+      continue;
+    }
+    if (top.i > 0) out.push(',');
+    const i = top.i++;
+    if (top.keys) {
+      out.push(JSON.stringify(top.keys[i]), ':');
+      write((top.obj as Record<string, unknown>)[top.keys[i]]);
+    } else {
+      write((top.obj as unknown[])[i]);
+    }
+  }
+  return out.join('');
 }
 
-function write(v: unknown, depth: number, max: number): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (typeof v === 'bigint') return v.toString();
-  if (typeof v !== 'object') return 'null';
-  if (depth >= max) return JSON.stringify('…(nested too deep)');
-  if (Array.isArray(v)) return `[${v.map((x) => write(x, depth + 1, max)).join(',')}]`;
-  const obj = v as Record<string, unknown>;
-  const keys = Object.keys(obj)
-    .filter((k) => obj[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${write(obj[k], depth + 1, max)}`).join(',')}}`;
+interface Frame {
+  obj: object;
+  /** Sorted keys of an object; null for an array. */
+  keys: string[] | null;
+  n: number;
+  i: number;
+}
+
+function withToJson(v: unknown): unknown {
+  if (typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
+    try {
+      return (v as { toJSON: () => unknown }).toJSON();
+    } catch {
+      return null;
+    }
+  }
+  return v;
+}
+
+function printable(v: unknown): boolean {
+  return v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
+}
+
+// Sort by UTF-16 code units, as Array.prototype.sort does, but explicit: locale never matters.
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -8,7 +8,10 @@ export interface JsonLine {
   text: string;
   /** The parsed object when the line is one. */
   value?: JsonObject;
-  /** Why the line is not a JSON object (absent on good lines and blank lines). */
+  /**
+   * Why the line is not a clean JSON object (absent on good lines and blank lines). With
+   * `value` also present the line parsed but was not clean (invalid UTF-8 replaced).
+   */
   error?: string;
   /** A line with nothing but whitespace: a deliberate skip, not an error. */
   blank?: boolean;
@@ -23,8 +26,10 @@ export interface LineReaderOptions {
 }
 
 const NL = 0x0a;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-const utf8Lossy = new TextDecoder('utf-8', { fatal: false });
+// ignoreBOM: the decoders would otherwise drop a BOM at the start of every line; only the
+// file's own first BOM is dropped (in readLines), so a mid-file BOM stays in the text.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const utf8Lossy = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 /**
  * Split a byte stream into lines and parse each as JSON. Streams: memory holds one line at a
@@ -48,7 +53,8 @@ export async function* readJsonLines(source: AsyncIterable<Buffer | Uint8Array>,
 function parseLine(line: number, text: string, cut: boolean, badUtf8: boolean): JsonLine {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A BOM in mid-file (two files concatenated) is not JSON whitespace; parse past it.
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
     const why = e instanceof RangeError ? 'nested too deep' : 'invalid JSON';
     const reason = cut ? `cut line, no newline at end of file: ${why}` : badUtf8 ? `invalid UTF-8; ${why}` : why;
@@ -64,7 +70,9 @@ function parseLine(line: number, text: string, cut: boolean, badUtf8: boolean): 
 
 /** A raw line from {@link readLines}. */
 export interface RawLine {
+  /** 1-based line number. */
   line: number;
+  /** The line's text (CR, first-line BOM removed; invalid UTF-8 replaced by U+FFFD). */
   text: string;
   /** The last line had no newline after it. */
   cut: boolean;
@@ -91,6 +99,7 @@ export async function* readLines(source: AsyncIterable<Buffer | Uint8Array>, opt
       const r: RawLine = { line: lineNo, text: preview, cut, badUtf8: false, error: `line longer than ${max} bytes; first ${previewChars} characters kept` };
       overLong = false;
       preview = '';
+      first = false;
       return r;
     }
     let b = buf;
@@ -111,7 +120,16 @@ export async function* readLines(source: AsyncIterable<Buffer | Uint8Array>, opt
   const take = (chunk: Buffer) => {
     if (overLong) return;
     if (partLen + chunk.length > max) {
-      const head = Buffer.concat([...parts, chunk]).subarray(0, previewChars * 4);
+      // Only the head is needed: never concatenate the whole over-long line.
+      const want = previewChars * 4;
+      const headParts: Buffer[] = [];
+      let n = 0;
+      for (const p of [...parts, chunk]) {
+        if (n >= want) break;
+        headParts.push(p.subarray(0, want - n));
+        n += headParts[headParts.length - 1].length;
+      }
+      const head = Buffer.concat(headParts);
       preview = utf8Lossy.decode(head).slice(0, previewChars);
       overLong = true;
       parts = [];
@@ -123,7 +141,7 @@ export async function* readLines(source: AsyncIterable<Buffer | Uint8Array>, opt
   };
 
   for await (const c of source) {
-    const chunk = Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength);
+    const chunk = toBuffer(c);
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(NL, start);
@@ -142,4 +160,11 @@ export async function* readLines(source: AsyncIterable<Buffer | Uint8Array>, opt
     const buf = parts.length === 1 ? parts[0] : Buffer.concat(parts, partLen);
     yield emit(buf, true);
   }
+}
+
+// A stream opened with an encoding yields strings; take them too rather than fail.
+function toBuffer(c: Buffer | Uint8Array | string): Buffer {
+  if (Buffer.isBuffer(c)) return c;
+  if (typeof c === 'string') return Buffer.from(c, 'utf8');
+  return Buffer.from(c.buffer, c.byteOffset, c.byteLength);
 }

@@ -1,0 +1,198 @@
+/**
+ * Credential scanner for collected files that are NOT secret files: a token pasted into a
+ * prompt, echoed by a tool into events.jsonl, or printed in a process log. Secret files (the
+ * catalog's secret globs, e.g. mcp-config.json) are flagged by the collector and must not be
+ * given to this scanner: their contents never reach a row, a finding or a log.
+ *
+ * A finding carries the line, the kind and a preview of four characters followed by an
+ * ellipsis; the value itself is never returned, so findings can be written to inventory.json.
+ */
+
+/** Kinds of credential the scanner knows. */
+export type CredentialKind =
+  | 'github_token' // ghp_ personal access token (classic)
+  | 'github_oauth_token' // gho_
+  | 'github_user_token' // ghu_ user-to-server
+  | 'github_server_token' // ghs_ server-to-server
+  | 'github_refresh_token' // ghr_
+  | 'github_fine_grained_pat' // github_pat_
+  | 'anthropic_api_key'
+  | 'openai_api_key'
+  | 'aws_access_key_id'
+  | 'slack_token'
+  | 'google_api_key'
+  | 'private_key'
+  | 'bearer_token';
+
+/** One credential found: where, what kind, and a 4-character preview (never the value). */
+export interface CredentialFinding {
+  /** 1-based line number. */
+  line: number;
+  kind: CredentialKind;
+  /** First 4 characters of the value followed by `…`. */
+  preview: string;
+}
+
+/** Options for {@link scanCredentials}. */
+export interface CredentialScanOptions {
+  /** Stop collecting after this many findings (the rest are counted, not kept). Default 10,000. */
+  maxFindings?: number;
+}
+
+/** What {@link scanCredentials} returns. */
+export interface CredentialScanResult {
+  findings: CredentialFinding[];
+  /** Findings seen in all, including those past `maxFindings`. */
+  total: number;
+  truncated: boolean;
+}
+
+/** A line as a line reader yields it. */
+export interface ScanLine {
+  line: number;
+  text: string;
+}
+
+// Left boundary: start, a character that cannot be part of a token, or a JSON escape (`\n`),
+// because tokens pasted into prompts sit in JSON strings right after an escaped newline.
+const L = String.raw`(?:(?<=^|[^A-Za-z0-9_\-])|(?<=\\[nrtbf]))`;
+// Right boundary for fixed-length tokens: a longer run is some other identifier.
+const R = '(?![A-Za-z0-9_])';
+
+interface Pattern {
+  kind: CredentialKind | ((m: RegExpExecArray) => CredentialKind);
+  re: RegExp;
+  /** Capture group holding the value (0 = the whole match). */
+  group: number;
+  /** Lower wins when two matches overlap: specific shapes before generic ones. */
+  rank: number;
+}
+
+const GH_KINDS: Record<string, CredentialKind> = {
+  p: 'github_token',
+  o: 'github_oauth_token',
+  u: 'github_user_token',
+  s: 'github_server_token',
+  r: 'github_refresh_token',
+};
+
+const PATTERNS: Pattern[] = [
+  { kind: (m) => GH_KINDS[m[0][2]], re: new RegExp(`${L}gh[pousr]_[A-Za-z0-9]{36}${R}`, 'g'), group: 0, rank: 0 },
+  { kind: 'github_fine_grained_pat', re: new RegExp(`${L}github_pat_[A-Za-z0-9_]{82}${R}`, 'g'), group: 0, rank: 0 },
+  { kind: 'anthropic_api_key', re: new RegExp(`${L}sk-ant-[A-Za-z0-9_\\-]{20,}`, 'g'), group: 0, rank: 0 },
+  { kind: 'openai_api_key', re: new RegExp(`${L}sk-(?!ant-)[A-Za-z0-9_\\-]{20,}`, 'g'), group: 0, rank: 1 },
+  { kind: 'aws_access_key_id', re: new RegExp(`${L}(?:AKIA|ASIA)[0-9A-Z]{16}${R}`, 'g'), group: 0, rank: 0 },
+  { kind: 'slack_token', re: new RegExp(`${L}xox[abposr]-[A-Za-z0-9\\-]{10,}`, 'g'), group: 0, rank: 0 },
+  { kind: 'google_api_key', re: new RegExp(`${L}AIza[0-9A-Za-z_\\-]{35}(?![0-9A-Za-z_\\-])`, 'g'), group: 0, rank: 0 },
+  { kind: 'private_key', re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g, group: 0, rank: 0 },
+  // Generic: a long opaque token after "Bearer"; the value is the token, not the word.
+  { kind: 'bearer_token', re: /\b[Bb]earer[ \t]+([A-Za-z0-9._~+/=-]{20,})/g, group: 1, rank: 2 },
+];
+
+interface Hit {
+  start: number;
+  end: number;
+  kind: CredentialKind;
+  value4: string;
+  rank: number;
+}
+
+function hits(text: string): Hit[] {
+  const out: Hit[] = [];
+  for (const p of PATTERNS) {
+    p.re.lastIndex = 0;
+    for (let m = p.re.exec(text); m; m = p.re.exec(text)) {
+      const value = m[p.group];
+      const start = m.index + (p.group === 0 ? 0 : m[0].length - value.length);
+      out.push({ start, end: start + value.length, kind: typeof p.kind === 'function' ? p.kind(m) : p.kind, value4: value.slice(0, 4), rank: p.rank });
+    }
+  }
+  // One finding per stretch of text: where a Bearer header carries a ghp_ token, say ghp_.
+  out.sort((a, b) => a.start - b.start || a.rank - b.rank);
+  // Kept hits never overlap and are sorted, so only the last one can clash with the next.
+  const kept: Hit[] = [];
+  for (const h of out) {
+    const last = kept[kept.length - 1];
+    if (!last || h.start >= last.end) kept.push(h);
+    else if (h.rank < last.rank) kept[kept.length - 1] = h;
+  }
+  return kept;
+}
+
+/** Credentials in one line of text, in order of appearance. */
+export function findCredentials(text: string, line: number): CredentialFinding[] {
+  return hits(text).map((h) => ({ line, kind: h.kind, preview: `${h.value4}…` }));
+}
+
+// A line longer than this is scanned in windows so memory stays bounded whatever its length;
+// OVERLAP covers any fixed-length token and the boundary context around a cut.
+const WINDOW = 1 << 20;
+const OVERLAP = 4096;
+
+/**
+ * Scan a stream of lines (`{line, text}`, as the SDK's line readers yield them) or raw bytes
+ * (a file stream), yielding findings as they are met. Byte streams are split here, in bounded
+ * windows: a 64 MB line costs about 1 MB of memory.
+ */
+export async function* scanCredentialStream(source: AsyncIterable<ScanLine | Buffer | Uint8Array | string>): AsyncGenerator<CredentialFinding> {
+  let lineNo = 1;
+  let pending = '';
+  // Characters at the start of `pending` that an earlier window already reported on.
+  let seen = 0;
+  const flush = function* (final: boolean): Generator<CredentialFinding> {
+    const cut = final ? pending.length : pending.length - OVERLAP;
+    for (const h of hits(pending)) {
+      if (h.start >= seen && h.start < cut) yield { line: lineNo, kind: h.kind, preview: `${h.value4}…` };
+    }
+    if (final) {
+      pending = '';
+      seen = 0;
+    } else {
+      const keep = Math.max(0, cut - 64);
+      pending = pending.slice(keep);
+      seen = cut - keep;
+    }
+  };
+  // Append in slices so no single scan ever covers more than WINDOW + OVERLAP characters.
+  const append = function* (piece: string): Generator<CredentialFinding> {
+    for (let i = 0; i < piece.length; i += WINDOW / 2) {
+      pending += piece.slice(i, i + WINDOW / 2);
+      if (pending.length > WINDOW) yield* flush(false);
+    }
+  };
+  for await (const item of source) {
+    if (typeof item === 'object' && item !== null && 'text' in item && typeof item.text === 'string') {
+      for (const f of findCredentials(item.text, item.line)) yield f;
+      continue;
+    }
+    // latin1: one character per byte, so a multi-byte character cut between chunks is harmless;
+    // every pattern is ASCII.
+    const s = typeof item === 'string' ? item : Buffer.from(item as Uint8Array).toString('latin1');
+    let at = 0;
+    for (let nl = s.indexOf('\n', at); nl >= 0; nl = s.indexOf('\n', at)) {
+      yield* append(s.slice(at, nl));
+      yield* flush(true);
+      lineNo += 1;
+      at = nl + 1;
+    }
+    yield* append(s.slice(at));
+  }
+  if (pending.length > 0) yield* flush(true);
+}
+
+/** Scan a whole source and collect its findings, keeping at most `maxFindings`. */
+export async function scanCredentials(source: AsyncIterable<ScanLine | Buffer | Uint8Array | string>, opts: CredentialScanOptions = {}): Promise<CredentialScanResult> {
+  const max = opts.maxFindings ?? 10_000;
+  const findings: CredentialFinding[] = [];
+  let total = 0;
+  for await (const f of scanCredentialStream(source)) {
+    total += 1;
+    if (findings.length < max) findings.push(f);
+  }
+  return { findings, total, truncated: total > findings.length };
+}
+
+/** Whether a manifest row's file may be scanned: collected, and not a secret file. */
+export function credentialScanEligible(row: { status: string; secret: boolean }): boolean {
+  return row.status === 'collected' && !row.secret;
+}

@@ -1,0 +1,181 @@
+import { Transform, type TransformCallback } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import yauzl from 'yauzl';
+import type { CollectionInfo, ManifestRow } from './types.js';
+
+/** Sizes of one archive member, from the zip's central directory. */
+export interface MemberInfo {
+  size: number;
+  compressedSize: number;
+}
+
+/** Read access to a collection zip; members are read one stream at a time, never whole. */
+export interface ArchiveReader {
+  path: string;
+  /** Member name → sizes; only names that passed the safety check. */
+  members: Map<string, MemberInfo>;
+  /** Unsafe or duplicate member names, reported here and never used as paths. */
+  problems: string[];
+  /** A stream of one member's bytes; errors if it yields more than the header says or the hard cap. */
+  openMember(name: string): Promise<NodeJS.ReadableStream>;
+  /** A whole member as UTF-8 text; refuses members larger than maxBytes. */
+  readText(name: string, maxBytes: number): Promise<string>;
+  close(): void;
+}
+
+/** Options of openArchive. */
+export interface OpenArchiveOptions {
+  /** Hard cap on any member's decompressed bytes (default 16 GiB), whatever its header claims. */
+  maxMemberBytes?: number;
+}
+
+/** Hard cap on a member's decompressed size, to defeat zip bombs. */
+export const DEFAULT_MAX_MEMBER_BYTES = 16 * 1024 ** 3;
+
+/** Why a member name is unsafe to use as a path, or undefined when it is fine. */
+export function unsafeMemberName(name: string): string | undefined {
+  if (name === '') return 'empty name';
+  if (name.includes('\0')) return 'contains a NUL byte';
+  if (name.includes('\\')) return 'contains a backslash';
+  if (name.startsWith('/')) return 'absolute path';
+  if (/^[A-Za-z]:/.test(name)) return 'drive letter';
+  if (name.split('/').some((s) => s === '..')) return 'contains ".."';
+  return undefined;
+}
+
+/** Open a zip for reading; a truncated or corrupt zip is an error naming the archive. */
+export async function openArchive(path: string, opts: OpenArchiveOptions = {}): Promise<ArchiveReader> {
+  const cap = opts.maxMemberBytes ?? DEFAULT_MAX_MEMBER_BYTES;
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+      yauzl.open(
+        path,
+        { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true },
+        (err, z) => (err ? reject(err) : resolve(z)),
+      ),
+    );
+  } catch (err) {
+    throw new Error(`${path}: not a readable zip archive (${(err as Error).message}); is it complete and a collection zip?`);
+  }
+  const entries = new Map<string, yauzl.Entry>();
+  const members = new Map<string, MemberInfo>();
+  const problems: string[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on('entry', (entry: yauzl.Entry) => {
+        const raw = entry.fileName as unknown as Buffer;
+        const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, raw, entry.extraFields, true);
+        const bad = unsafeMemberName(name);
+        if (bad) problems.push(`unsafe member name ${JSON.stringify(name)} (${bad}): not read`);
+        else if (name.endsWith('/')) {
+          // a directory entry carries no data
+        } else if (entries.has(name)) problems.push(`duplicate member name ${JSON.stringify(name)}: only the first is read`);
+        else {
+          entries.set(name, entry);
+          members.set(name, { size: entry.uncompressedSize, compressedSize: entry.compressedSize });
+        }
+        zip.readEntry();
+      });
+      zip.once('end', () => resolve());
+      zip.once('error', reject);
+      zip.readEntry();
+    });
+  } catch (err) {
+    zip.close();
+    throw new Error(`${path}: corrupt zip central directory (${(err as Error).message}); the archive is damaged or truncated`);
+  }
+  const openMember = async (name: string): Promise<NodeJS.ReadableStream> => {
+    const entry = entries.get(name);
+    if (!entry) throw new Error(`${path}: no member named ${JSON.stringify(name)}`);
+    if (entry.uncompressedSize > cap) {
+      throw new Error(`${path}: member ${name} claims ${entry.uncompressedSize} bytes, above the ${cap}-byte limit; not read`);
+    }
+    let stream: NodeJS.ReadableStream;
+    try {
+      stream = await new Promise((resolve, reject) => zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))));
+    } catch (err) {
+      throw new Error(`${path}: cannot read member ${name} (${(err as Error).message})`);
+    }
+    const limit = Math.min(entry.uncompressedSize, cap);
+    let seen = 0;
+    const guard = new Transform({
+      transform(chunk: Buffer, _enc, cb: TransformCallback) {
+        seen += chunk.length;
+        if (seen > limit) cb(new Error(`${path}: member ${name} holds more than the ${limit} bytes its header declares; not trusted`));
+        else cb(null, chunk);
+      },
+    });
+    stream.on('error', (err: Error) => guard.destroy(new Error(`${path}: member ${name}: ${err.message}`)));
+    return stream.pipe(guard);
+  };
+  return {
+    path,
+    members,
+    problems,
+    openMember,
+    async readText(name, maxBytes) {
+      const info = members.get(name);
+      if (!info) throw new Error(`${path}: no member named ${JSON.stringify(name)}`);
+      if (info.size > maxBytes) throw new Error(`${path}: member ${name} is ${info.size} bytes, above the ${maxBytes}-byte limit for text`);
+      const chunks: Buffer[] = [];
+      for await (const chunk of await openMember(name)) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    close() {
+      zip.close();
+    },
+  };
+}
+
+/** Largest manifest.jsonl / collection.json read into memory. */
+const MAX_META_BYTES = 1024 ** 3;
+
+/** Read collection.json and manifest.jsonl; bad lines become problems, not crashes. */
+export async function readCollection(
+  reader: ArchiveReader,
+): Promise<{ info: CollectionInfo; manifest: ManifestRow[]; problems: string[] }> {
+  const problems: string[] = [...reader.problems];
+  let info = {} as CollectionInfo;
+  if (!reader.members.has('collection.json')) problems.push('collection.json is missing: the collection is incomplete');
+  else {
+    try {
+      info = JSON.parse(await reader.readText('collection.json', 16 * 1024 ** 2)) as CollectionInfo;
+      if (info.format !== 'aitrail-collection') problems.push(`collection.json: format is ${JSON.stringify(info.format)}, expected "aitrail-collection"`);
+    } catch (err) {
+      problems.push(`collection.json is not readable JSON (${(err as Error).message})`);
+    }
+  }
+  const manifest: ManifestRow[] = [];
+  if (!reader.members.has('manifest.jsonl')) problems.push('manifest.jsonl is missing');
+  else {
+    let lineNo = 0;
+    let rest = '';
+    const take = (line: string) => {
+      lineNo += 1;
+      if (line.trim() === '') return;
+      try {
+        const row = JSON.parse(line) as ManifestRow;
+        if (row === null || typeof row !== 'object' || typeof row.status !== 'string') throw new Error('not a manifest row');
+        manifest.push(row);
+      } catch (err) {
+        problems.push(`manifest.jsonl line ${lineNo}: not a manifest row (${(err as Error).message}): ${line.slice(0, 200)}`);
+      }
+    };
+    try {
+      const info2 = reader.members.get('manifest.jsonl')!;
+      if (info2.size > MAX_META_BYTES) throw new Error(`${info2.size} bytes, above the ${MAX_META_BYTES}-byte limit`);
+      const dec = new StringDecoder('utf8');
+      for await (const chunk of await reader.openMember('manifest.jsonl')) {
+        const lines = (rest + dec.write(chunk as Buffer)).split('\n');
+        rest = lines.pop() ?? '';
+        for (const l of lines) take(l);
+      }
+      rest += dec.end();
+      if (rest !== '') take(rest);
+    } catch (err) {
+      problems.push(`manifest.jsonl could not be read to the end (${(err as Error).message})`);
+    }
+  }
+  return { info, manifest, problems };
+}

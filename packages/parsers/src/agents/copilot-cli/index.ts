@@ -1,4 +1,26 @@
 import type { AgentPlugin } from '../../sdk/types.js';
+import { copilotHistoryParser } from './history-parser.js';
+import { copilotPermissionsParser } from './permissions-parser.js';
+import { copilotProcessLogParser } from './process-log-parser.js';
+import { copilotSettingsParser } from './settings-parser.js';
+import { copilotSidebarParser } from './sidebar-parser.js';
+import { copilotSnapshotsParser } from './snapshots-parser.js';
+import { copilotStoreParser } from './store-parser.js';
+import { copilotWorkspaceParser } from './workspace-parser.js';
 
-/** GitHub Copilot CLI: its parsers (being written; see issue 4). */
-export const copilotCliPlugin: AgentPlugin = { agent: 'copilot-cli', parsers: [] };
+export { COPILOT_HOME, COPILOT_PATTERNS } from './paths.js';
+
+/** GitHub Copilot CLI: one parser per file kind of the seed's Parser plan (events.jsonl: issue 4, in progress). */
+export const copilotCliPlugin: AgentPlugin = {
+  agent: 'copilot-cli',
+  parsers: [
+    copilotWorkspaceParser,
+    copilotStoreParser,
+    copilotHistoryParser,
+    copilotSnapshotsParser,
+    copilotPermissionsParser,
+    copilotSettingsParser,
+    copilotSidebarParser,
+    copilotProcessLogParser,
+  ],
+};

@@ -1,0 +1,62 @@
+import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
+import { asString, isObject } from '../../sdk/decode.js';
+import { compactJson } from '../../sdk/compact-json.js';
+import { badLineRow, makeRow, unreadableRow } from '../../sdk/row.js';
+import { toUtc } from '../../sdk/timestamp.js';
+import type { Artifact, Parser, Row } from '../../sdk/types.js';
+import { copilotParser, describeJson, readText } from './common.js';
+import { COPILOT_PATTERNS } from './paths.js';
+
+const LISTS = ['allowedUrls', 'deniedUrls'] as const;
+
+/**
+ * settings.json (JSON with comments): one system row per allowedUrls and deniedUrls entry,
+ * `permission setting: allowedUrls=<url>`, at the file's mtime, no session; source_line is the
+ * entry's 1-based index in its list. The other settings (model, footer...) give no rows.
+ */
+export const copilotSettingsParser: Parser = copilotParser({
+  name: 'settings',
+  patterns: COPILOT_PATTERNS.settings,
+  secondary: false,
+  toleranceSeconds: 0,
+  parse: parseSettings,
+});
+
+async function* parseSettings(a: Artifact): AsyncGenerator<Row> {
+  const t = await readText(a);
+  if ('row' in t) {
+    yield t.row;
+    return;
+  }
+  const errors: ParseError[] = [];
+  let v: unknown;
+  try {
+    v = parseJsonc(t.text, errors, { allowTrailingComma: true, disallowComments: false });
+  } catch (e) {
+    yield unreadableRow(`expected JSON with comments, found text that cannot be parsed: ${(e as Error).message}`);
+    return;
+  }
+  if (errors.length > 0) {
+    const e = errors[0];
+    yield unreadableRow(`expected JSON with comments, found invalid JSON: ${printParseErrorCode(e.error)} at offset ${e.offset}`);
+    return;
+  }
+  if (!isObject(v)) {
+    yield unreadableRow(`expected a JSON object of settings, found ${describeJson(v)}`);
+    return;
+  }
+  const timestamp_utc = toUtc(a.mtime);
+  for (const list of LISTS) {
+    const entries = v[list];
+    if (entries === undefined || entries === null) continue;
+    if (!Array.isArray(entries)) {
+      yield badLineRow(`expected ${list} to be an array, found ${describeJson(entries)}`, compactJson(entries), null, { timestamp_utc });
+      continue;
+    }
+    for (let i = 0; i < entries.length; i++) {
+      // A URL is printed as written; anything else in the list as compact JSON.
+      const value = typeof entries[i] === 'string' ? entries[i] : (asString(entries[i]) ?? compactJson(entries[i]));
+      yield makeRow('system', `permission setting: ${list}=${value}`, { timestamp_utc, source_line: i + 1, tag: 'permission_setting' });
+    }
+  }
+}

@@ -1,0 +1,196 @@
+import { makeRow, unreadableRow } from '../../sdk/row.js';
+import { columnNames, openCollectedSqlite, type SqliteDatabase, tableNames } from '../../sdk/sqlite.js';
+import { normalizeTimestamp } from '../../sdk/timestamp.js';
+import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
+import { copilotParser } from './common.js';
+import { COPILOT_PATTERNS } from './paths.js';
+
+type Rec = Record<string, unknown>;
+
+interface SessionInfo {
+  cwd: string;
+  branch: string;
+}
+
+/** The checkpoint columns printed after the title, one `<column>: <value>` line each. */
+export const CHECKPOINT_COLUMNS = ['overview', 'history', 'work_done', 'technical_details', 'important_files', 'next_steps'] as const;
+
+/**
+ * session-store.db, the cross-session "chronicle" store, read through its WAL. Secondary: its
+ * turns repeat the event log's prompts and replies, written at the end of each turn, so their
+ * copies may sit minutes from the original (tolerance one hour).
+ */
+export const copilotStoreParser: Parser = copilotParser({
+  name: 'session-store',
+  patterns: COPILOT_PATTERNS.store,
+  secondary: true,
+  toleranceSeconds: 3600,
+  parse: parseStore,
+});
+
+async function* parseStore(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
+  let db: SqliteDatabase;
+  try {
+    db = await openCollectedSqlite(await a.localPath());
+  } catch (e) {
+    // SqliteOpenError says what was expected and found; anything else (no local copy) likewise.
+    yield unreadableRow((e as Error).message);
+    return;
+  }
+  try {
+    const tables = tableNames(db);
+    const sessions = new Map<string, SessionInfo>();
+    if (tables.has('sessions')) yield* sessionRows(db, sessions, ctx);
+    const ctxOf = (id: string): Partial<Row> => {
+      const s = sessions.get(id);
+      return { session_id: id, project_path: s?.cwd ?? '', git_branch: s?.branch ?? '' };
+    };
+    if (tables.has('turns')) {
+      const cols = ['session_id', 'user_message', 'assistant_response', 'timestamp'];
+      yield* tableRows(db, 'turns', cols, (r, rowid) => {
+        const base = { ...ctxOf(text(r.session_id)), timestamp_utc: stamp(r.timestamp, 'turns', rowid, ctx), source_line: rowid };
+        const rows: Row[] = [];
+        if (text(r.user_message) !== '') rows.push(makeRow('user', text(r.user_message), base));
+        if (text(r.assistant_response) !== '') rows.push(makeRow('assistant', text(r.assistant_response), base));
+        return rows;
+      });
+    }
+    if (tables.has('session_files')) {
+      yield* tableRows(db, 'session_files', ['session_id', 'file_path', 'tool_name', 'first_seen_at'], (r, rowid) => [
+        makeRow('system', `file changed: ${text(r.file_path)} tool=${text(r.tool_name) || '-'}`, {
+          ...ctxOf(text(r.session_id)),
+          timestamp_utc: stamp(r.first_seen_at, 'session_files', rowid, ctx),
+          source_line: rowid,
+          tag: 'file_changed',
+        }),
+      ]);
+    }
+    if (tables.has('session_refs')) {
+      yield* tableRows(db, 'session_refs', ['session_id', 'ref_type', 'ref_value', 'created_at'], (r, rowid) => [
+        makeRow('system', `reference: ${text(r.ref_type)} ${text(r.ref_value)}`, {
+          ...ctxOf(text(r.session_id)),
+          timestamp_utc: stamp(r.created_at, 'session_refs', rowid, ctx),
+          source_line: rowid,
+          tag: 'reference',
+        }),
+      ]);
+    }
+    if (tables.has('checkpoints')) {
+      const cols = ['session_id', 'checkpoint_number', 'title', ...CHECKPOINT_COLUMNS, 'created_at'];
+      yield* tableRows(db, 'checkpoints', cols, (r, rowid) => {
+        const lines = [`checkpoint ${text(r.checkpoint_number) || '?'}: ${text(r.title) || '-'}`];
+        for (const c of CHECKPOINT_COLUMNS) if (r[c] !== null && r[c] !== undefined) lines.push(`${c}: ${text(r[c])}`);
+        return [
+          makeRow('system', lines.join('\n'), {
+            ...ctxOf(text(r.session_id)),
+            timestamp_utc: stamp(r.created_at, 'checkpoints', rowid, ctx),
+            source_line: rowid,
+            tag: 'checkpoint',
+          }),
+        ];
+      });
+    }
+    if (tables.has('forge_trajectory_events')) yield* forgeRows(db, ctxOf, ctx);
+    // search_index, assistant_usage_events, forge_skill_proposals, dynamic_context_items: no
+    // rows (concatenated copies of turns, accounting, or nothing tied to a session).
+  } finally {
+    db.close();
+  }
+}
+
+function* sessionRows(db: SqliteDatabase, sessions: Map<string, SessionInfo>, ctx: ParseContext): Generator<Row> {
+  yield* tableRows(db, 'sessions', ['id', 'cwd', 'branch', 'summary', 'created_at'], (r, rowid) => {
+    const id = text(r.id);
+    const info = { cwd: text(r.cwd), branch: text(r.branch) };
+    if (id !== '') {
+      sessions.set(id, info);
+      if (info.cwd) ctx.fact({ session_id: id, key: 'cwd', value: info.cwd, priority: 3 });
+      if (info.branch) ctx.fact({ session_id: id, key: 'branch', value: info.branch, priority: 3 });
+      if (text(r.summary)) ctx.fact({ session_id: id, key: 'name', value: text(r.summary), priority: 2 });
+    }
+    if (text(r.summary) === '') return [];
+    // Same text and tag as workspace.yaml's row, so dedup drops this copy when the two agree.
+    return [
+      makeRow('system', `session name: ${text(r.summary)}`, {
+        session_id: id,
+        project_path: info.cwd,
+        git_branch: info.branch,
+        timestamp_utc: stamp(r.created_at, 'sessions', rowid, ctx),
+        source_line: rowid,
+        tag: 'session_name',
+      }),
+    ];
+  });
+}
+
+/**
+ * forge_trajectory_events (empty on every install seen, so its event_type values are unknown):
+ * a row with a command gives tool_use, a row with an output tool_result, both keyed by the
+ * tool_call_id; a command already given for the same call is not repeated.
+ */
+function* forgeRows(db: SqliteDatabase, ctxOf: (id: string) => Partial<Row>, ctx: ParseContext): Generator<Row> {
+  const seen = new Set<string>();
+  const cols = ['session_id', 'tool_call_id', 'command', 'output', 'exit_code', 'created_at'];
+  yield* tableRows(db, 'forge_trajectory_events', cols, (r, rowid) => {
+    const base = {
+      ...ctxOf(text(r.session_id)),
+      tool_use_id: text(r.tool_call_id),
+      timestamp_utc: stamp(r.created_at, 'forge_trajectory_events', rowid, ctx),
+      source_line: rowid,
+    };
+    const rows: Row[] = [];
+    const command = text(r.command);
+    const key = `${base.session_id}\u0000${base.tool_use_id}\u0000${command}`;
+    if (command !== '' && !(base.tool_use_id !== '' && seen.has(key))) {
+      seen.add(key);
+      rows.push(makeRow('tool_use', command, base));
+    }
+    if (r.output !== null && r.output !== undefined) {
+      const code = Number(r.exit_code ?? 0);
+      const prefix = r.exit_code !== null && r.exit_code !== undefined && code !== 0 ? `[exit ${text(r.exit_code)}] ` : '';
+      rows.push(makeRow('tool_result', prefix + text(r.output), base));
+    }
+    return rows;
+  });
+}
+
+/**
+ * Every row of a table, oldest rowid first, reading only the wanted columns that exist (the
+ * schema differs between versions 2, 4, 8 and 38); a missing column reads as NULL. A table
+ * that fails mid-read (corrupt page) gives one unreadable row and the next table is read.
+ */
+function* tableRows(db: SqliteDatabase, table: string, wanted: string[], toRows: (r: Rec, rowid: number) => Row[]): Generator<Row> {
+  const have = columnNames(db, table);
+  const list = wanted.map((c) => (have.has(c) ? quote(c) : `NULL AS ${quote(c)}`));
+  let last: number | null = null;
+  try {
+    const stmt = db.prepare(`SELECT rowid AS "__rowid", ${list.join(', ')} FROM ${quote(table)} ORDER BY rowid`);
+    for (const r of stmt.iterate() as IterableIterator<Rec>) {
+      last = Number(r.__rowid);
+      yield* toRows(r, last);
+    }
+  } catch (e) {
+    const where = last === null ? '' : ` after rowid ${last}`;
+    yield unreadableRow(`table ${table} could not be read${where}: ${(e as Error).message}`, { source_line: last });
+  }
+}
+
+function quote(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** A column as text: strings as stored, numbers printed, NULL and blobs ''. */
+function text(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  return '';
+}
+
+/** A stored time in UTC; one that cannot be read leaves the row undated and says so. */
+function stamp(v: unknown, table: string, rowid: number, ctx: ParseContext): string {
+  if (v === null || v === undefined || v === '') return '';
+  const r = normalizeTimestamp(typeof v === 'bigint' ? Number(v) : v);
+  if (r.ok) return r.value;
+  ctx.warn(`session-store.db ${table} rowid ${rowid}: ${r.reason}`, rowid);
+  return '';
+}

@@ -1,0 +1,95 @@
+import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { asString, isObject, type JsonObject } from '../../sdk/decode.js';
+import { makeRow, unreadableRow } from '../../sdk/row.js';
+import { normalizeTimestamp, toUtc } from '../../sdk/timestamp.js';
+import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
+import { copilotParser, describeJson, readText } from './common.js';
+import { COPILOT_PATTERNS, sessionIdFromRel } from './paths.js';
+
+/** A YAML file with more aliases than this is an alias bomb, not a workspace.yaml. */
+const MAX_ALIASES = 100;
+
+/**
+ * session-state/<id>/workspace.yaml: the session's name, metadata, sync marker (mc_ keys) and,
+ * for a session with no events.jsonl, its scratch directory. Primary (not secondary): its name
+ * row is the one the store's copy is deduplicated against.
+ *
+ * Rows, all with the session's cwd and branch: `session name:` (from `name`, or `summary` in
+ * older files; none when both are absent), `session metadata:`, then `session synced:` and
+ * `scratch directory:` when they apply. source_line is the line of the key each row is read from.
+ */
+export const copilotWorkspaceParser: Parser = copilotParser({
+  name: 'workspace',
+  patterns: COPILOT_PATTERNS.workspace,
+  secondary: false,
+  toleranceSeconds: 0,
+  parse: parseWorkspace,
+});
+
+async function* parseWorkspace(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
+  const t = await readText(a);
+  if ('row' in t) {
+    yield t.row;
+    return;
+  }
+  const parsed = parseYaml(t.text);
+  if ('error' in parsed) {
+    yield unreadableRow(parsed.error);
+    return;
+  }
+  const { value: w, lines } = parsed;
+  const str = (k: string): string => asString(w[k]) ?? '';
+  const session_id = sessionIdFromRel(a.rel) || str('id');
+  const cwd = str('cwd');
+  const branch = str('branch');
+  const created = normalizeTimestamp(w.created_at);
+  if (!created.ok && w.created_at !== undefined && w.created_at !== null) ctx.warn(`workspace.yaml created_at: ${created.reason}`, lines.get('created_at'));
+  const base = { session_id, project_path: cwd, git_branch: branch, timestamp_utc: created.ok ? created.value : '' };
+  const line = (k: string): number | null => lines.get(k) ?? null;
+
+  if (cwd) ctx.fact({ session_id, key: 'cwd', value: cwd, priority: 2 });
+  // The branch the runtime recorded for the session; better than the store's, which repeats it.
+  if (branch) ctx.fact({ session_id, key: 'branch', value: branch, priority: 2 });
+  const nameKey = str('name') !== '' ? 'name' : 'summary';
+  const name = str(nameKey);
+  if (name !== '') {
+    ctx.fact({ session_id, key: 'name', value: name, priority: 1 });
+    yield makeRow('system', `session name: ${name}`, { ...base, source_line: line(nameKey), tag: 'session_name' });
+  }
+  const client = str('client_name');
+  if (client) ctx.fact({ session_id, key: 'client', value: client, priority: 1 });
+  const meta = `session metadata: user_named=${str('user_named')} forks=${str('fork_count')} compactions=${str('summary_count')} client=${client}`;
+  yield makeRow('system', meta, { ...base, source_line: line('user_named') ?? line('client_name'), tag: 'session_metadata' });
+
+  const mc = str('mc_session_id');
+  if (mc !== '') {
+    ctx.fact({ session_id, key: 'synced', value: 'yes', priority: 1 });
+    const or = (k: string) => str(k) || '-';
+    const text = `session synced: remote session ${mc} task ${or('mc_task_id')} last event ${or('mc_last_event_id')} remote_steerable=${or('remote_steerable')}`;
+    // The mc_ keys are added by a resume that leaves updated_at alone: the file's mtime is the only time.
+    yield makeRow('system', text, { ...base, timestamp_utc: toUtc(a.mtime), source_line: line('mc_session_id'), tag: 'sync' });
+  }
+  if (cwd !== '' && a.sibling('events.jsonl') === undefined) {
+    yield makeRow('system', `scratch directory: ${cwd}`, { ...base, source_line: line('cwd'), tag: 'scratch_directory' });
+  }
+}
+
+/** Parse safely: core schema (timestamps stay strings), aliases capped; top-level key lines kept. */
+export function parseYaml(text: string): { value: JsonObject; lines: Map<string, number> } | { error: string } {
+  const lc = new LineCounter();
+  try {
+    const doc = parseDocument(text, { schema: 'core', lineCounter: lc, prettyErrors: false });
+    if (doc.errors.length > 0) return { error: `expected a YAML mapping, found invalid YAML: ${doc.errors[0].message}` };
+    const value: unknown = doc.toJS({ maxAliasCount: MAX_ALIASES });
+    if (!isObject(value)) return { error: `expected a YAML mapping of workspace keys, found ${describeJson(value)}` };
+    const lines = new Map<string, number>();
+    if (isMap(doc.contents)) {
+      for (const item of doc.contents.items) {
+        if (isScalar(item.key) && item.key.range) lines.set(String(item.key.value), lc.linePos(item.key.range[0]).line);
+      }
+    }
+    return { value, lines };
+  } catch (e) {
+    return { error: `expected a YAML mapping, found YAML that cannot be read safely: ${(e as Error).message}` };
+  }
+}

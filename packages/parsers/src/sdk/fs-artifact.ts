@@ -1,7 +1,6 @@
-import { createReadStream, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { posix, join } from 'node:path';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import type { Artifact } from './types.js';
 
 /** Options for {@link artifactFromFile}. */
@@ -35,6 +34,8 @@ export function artifactFromFile(homeDir: string, rel: string, opts: FsArtifactO
     localPath: async () => path,
     sibling(name: string) {
       const other = posix.normalize(posix.join(posix.dirname(rel), name));
+      // A sibling stays inside the home: `../` past its root would read the analyst's own files.
+      if (other === '..' || other.startsWith('../') || posix.isAbsolute(name)) return undefined;
       try {
         return statSync(join(homeDir, ...other.split('/'))).isFile() ? artifactFromFile(homeDir, other, { ...opts, mtime: undefined }) : undefined;
       } catch {

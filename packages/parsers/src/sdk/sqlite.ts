@@ -1,5 +1,5 @@
-import { open } from 'node:fs/promises';
-import Database from 'better-sqlite3';
+import { open, stat } from 'node:fs/promises';
+import type Database from 'better-sqlite3';
 
 /** A read-only handle on a collected SQLite database. */
 export type SqliteDatabase = Database.Database;
@@ -14,6 +14,7 @@ const MAGIC = 'SQLite format 3\u0000';
  * beside it, so rows that live only in the WAL are read. Never use this on evidence in place:
  * the caller materializes a private copy first (the collector never opens SQLite at all).
  * Throws {@link SqliteOpenError} with a clear message for a file that is not a database.
+ * better-sqlite3 is loaded here, on first use, so the SDK imports without the native module.
  */
 export async function openCollectedSqlite(path: string): Promise<SqliteDatabase> {
   let header: Buffer;
@@ -27,19 +28,70 @@ export async function openCollectedSqlite(path: string): Promise<SqliteDatabase>
       await fh.close();
     }
   } catch (e) {
-    throw new SqliteOpenError(`expected a SQLite database at ${path}, but it could not be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    const code = (e as NodeJS.ErrnoException).code ?? String(e);
+    if (code === 'ENOENT' && (await exists(`${path}-wal`))) {
+      throw new SqliteOpenError(`expected a SQLite database at ${path}, found only its write-ahead log (${path}-wal); a WAL cannot be read without its database: collect the database file too`);
+    }
+    throw new SqliteOpenError(`expected a SQLite database at ${path}, but it could not be read (${code})`);
   }
   if (header.length === 0) throw new SqliteOpenError(`expected a SQLite database, found an empty file (${path}); the WAL, if any, cannot be read without its database`);
   if (header.toString('latin1') !== MAGIC) {
     throw new SqliteOpenError(`expected a SQLite database (header "SQLite format 3"), found other bytes in ${path}; the file is corrupt or not a database`);
   }
+  const truncated = await truncation(path);
+  if (truncated) throw new SqliteOpenError(truncated);
+  let Db: typeof Database;
   try {
-    const db = new Database(path, { readonly: true, fileMustExist: true });
+    Db = (await import('better-sqlite3')).default;
+  } catch (e) {
+    throw new SqliteOpenError(`expected the better-sqlite3 module to read ${path}, but it could not be loaded (${(e as Error).message}); reinstall @aitrail/parsers with install scripts enabled`);
+  }
+  let db: SqliteDatabase | undefined;
+  try {
+    db = new Db(path, { readonly: true, fileMustExist: true });
     // Touch the schema now so a corrupt file fails here, with one clear error.
     db.prepare('SELECT name FROM sqlite_master LIMIT 1').all();
     return db;
   } catch (e) {
+    db?.close();
+    const msg = (e as Error).message;
+    // better-sqlite3 loads its native addon on the first open; installed without scripts it has none.
+    if (/bindings|\.node\b|NODE_MODULE_VERSION/.test(msg)) {
+      throw new SqliteOpenError(`expected better-sqlite3's native module to read ${path}, but it could not be loaded (${msg}); reinstall with install scripts enabled (npm rebuild better-sqlite3)`);
+    }
     throw new SqliteOpenError(`expected a readable SQLite database at ${path}: ${(e as Error).message}; the file may be truncated or corrupt`);
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// The header's page size and page count say how long the main file must be; a shorter file was
+// cut (a partial copy), and SQLite would only notice later, on the first query that reaches the
+// missing pages. The count is trusted only when valid (offset 92 equals the change counter at 24).
+async function truncation(path: string): Promise<string | undefined> {
+  const fh = await open(path, 'r');
+  try {
+    const h = Buffer.alloc(100);
+    const { bytesRead } = await fh.read(h, 0, 100, 0);
+    const size = (await fh.stat()).size;
+    if (bytesRead < 100) return `expected a SQLite database, found a file of ${size} bytes that begins like one (${path}); it is truncated: collect it again`;
+    const raw = h.readUInt16BE(16);
+    const pageSize = raw === 1 ? 65536 : raw;
+    const pages = h.readUInt32BE(28);
+    const valid = h.readUInt32BE(92) === h.readUInt32BE(24);
+    if (valid && pages > 0 && size < pages * pageSize) {
+      return `expected a SQLite database of ${pages} pages of ${pageSize} bytes (${pages * pageSize} bytes), found ${size} bytes in ${path}; it is truncated: collect it again`;
+    }
+    return undefined;
+  } finally {
+    await fh.close();
   }
 }
 

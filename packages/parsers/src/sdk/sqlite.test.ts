@@ -1,0 +1,185 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { columnNames, openCollectedSqlite, SqliteOpenError, tableNames } from './sqlite.js';
+
+const root = mkdtempSync(join(tmpdir(), 'aitrail-sqlite-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
+
+function copyInto(dir: string, src: string, suffixes: string[]): string {
+  mkdirSync(dir, { recursive: true });
+  const dest = join(dir, 'session-store.db');
+  for (const s of suffixes) copyFileSync(src + s, dest + s);
+  return dest;
+}
+
+async function openError(path: string): Promise<SqliteOpenError> {
+  try {
+    const db = await openCollectedSqlite(path);
+    db.close();
+  } catch (e) {
+    expect(e).toBeInstanceOf(SqliteOpenError);
+    return e as SqliteOpenError;
+  }
+  throw new Error(`expected openCollectedSqlite(${path}) to fail with SqliteOpenError, but it opened`);
+}
+
+describe('openCollectedSqlite on a copy taken while the writer is open (rows only in the WAL)', () => {
+  const live = join(root, 'live', 'session-store.db');
+  let writer: Database.Database;
+  let withShm: string;
+  let withoutShm: string;
+  let mainOnly: string;
+
+  beforeAll(() => {
+    mkdirSync(join(root, 'live'));
+    writer = new Database(live);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('wal_autocheckpoint = 0');
+    writer.exec('CREATE TABLE turns (session_id TEXT, turn_index INTEGER, user_message TEXT, timestamp TEXT)');
+    const ins = writer.prepare('INSERT INTO turns VALUES (?, ?, ?, ?)');
+    for (let i = 0; i < 50; i++) ins.run('5e55a0a1', i, `prompt ${i} •`, '2026-10-01T09:00:15.200Z');
+    // Copy while the writer still holds the database open: nothing has been checkpointed.
+    withShm = copyInto(join(root, 'with-shm'), live, ['', '-wal', '-shm']);
+    withoutShm = copyInto(join(root, 'without-shm'), live, ['', '-wal']);
+    mainOnly = copyInto(join(root, 'main-only'), live, ['']);
+  });
+  afterAll(() => writer.close());
+
+  it('copies a main file that holds no row and a non-empty WAL', async () => {
+    expect(statSync(withShm).size).toBe(4096);
+    expect(statSync(`${withShm}-wal`).size).toBeGreaterThan(4096);
+    const db = await openCollectedSqlite(mainOnly);
+    try {
+      expect(tableNames(db).has('turns')).toBe(false);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reads the rows from the WAL with -shm beside it', async () => {
+    const db = await openCollectedSqlite(withShm);
+    try {
+      expect(tableNames(db)).toEqual(new Set(['turns']));
+      expect([...columnNames(db, 'turns')]).toEqual(['session_id', 'turn_index', 'user_message', 'timestamp']);
+      const rows = db.prepare('SELECT turn_index, user_message FROM turns ORDER BY rowid').all() as { turn_index: number; user_message: string }[];
+      expect(rows).toHaveLength(50);
+      expect(rows[49]).toEqual({ turn_index: 49, user_message: 'prompt 49 •' });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reads the rows from the WAL without -shm', async () => {
+    const db = await openCollectedSqlite(withoutShm);
+    try {
+      expect(db.prepare('SELECT count(*) AS n FROM turns').get()).toEqual({ n: 50 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('leaves the copied database and its WAL as they were', async () => {
+    const dir = join(root, 'untouched');
+    const p = copyInto(dir, live, ['', '-wal', '-shm']);
+    const before = { main: sha(p), wal: sha(`${p}-wal`) };
+    const db = await openCollectedSqlite(p);
+    db.prepare('SELECT * FROM turns').all();
+    db.close();
+    expect(existsSync(`${p}-wal`)).toBe(true);
+    expect({ main: sha(p), wal: sha(`${p}-wal`) }).toEqual(before);
+    expect(() => db.prepare('SELECT 1')).toThrow();
+  });
+
+  it('refuses to write', async () => {
+    const db = await openCollectedSqlite(withShm);
+    try {
+      expect(() => db.exec("INSERT INTO turns VALUES ('x', 1, 'y', 'z')")).toThrow(/readonly/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('explains a WAL without its database', async () => {
+    const dir = join(root, 'wal-only');
+    mkdirSync(dir);
+    copyFileSync(`${live}-wal`, join(dir, 'session-store.db-wal'));
+    const e = await openError(join(dir, 'session-store.db'));
+    expect(e.message).toMatch(/write-ahead log.*cannot be read without its database.*collect the database/);
+  });
+});
+
+describe('openCollectedSqlite on files that are not a readable database', () => {
+  const file = (name: string, bytes: Buffer | string) => {
+    const p = join(root, 'bad', name);
+    mkdirSync(join(root, 'bad'), { recursive: true });
+    writeFileSync(p, bytes);
+    return p;
+  };
+
+  // A database of several pages in rollback mode, so every page lives in the main file.
+  function realDb(name: string): string {
+    const p = join(root, 'bad', name);
+    mkdirSync(join(root, 'bad'), { recursive: true });
+    const db = new Database(p);
+    db.exec('CREATE TABLE t (x TEXT)');
+    const ins = db.prepare('INSERT INTO t VALUES (?)');
+    for (let i = 0; i < 200; i++) ins.run('x'.repeat(500));
+    db.close();
+    return p;
+  }
+
+  it.each([
+    ['random bytes', () => file('random.db', randomBytes(8192)), /found other bytes.*not a database/],
+    ['text', () => file('text.db', 'id,name\n1,hello\n'), /found other bytes.*not a database/],
+    ['zero bytes', () => file('empty.db', ''), /found an empty file/],
+    ['a missing file', () => join(root, 'bad', 'nope.db'), /could not be read \(ENOENT\)/],
+    ['a directory', () => join(root, 'bad'), /could not be read/],
+  ])('%s gives one SqliteOpenError', async (_name, make, message) => {
+    expect((await openError(make())).message).toMatch(message);
+  });
+
+  it('a database cut short gives one SqliteOpenError saying it is truncated', async () => {
+    const p = realDb('truncated.db');
+    const full = statSync(p).size;
+    expect(full).toBeGreaterThan(8 * 4096);
+    truncateSync(p, Math.floor(full / 2));
+    expect((await openError(p)).message).toMatch(/pages.*found \d+ bytes.*truncated/);
+  });
+
+  it('a database cut inside its header gives one SqliteOpenError', async () => {
+    const p = realDb('header-cut.db');
+    truncateSync(p, 60);
+    expect((await openError(p)).message).toMatch(/60 bytes.*truncated/);
+  });
+
+  it('a database whose pages are garbage gives one SqliteOpenError', async () => {
+    const p = realDb('garbage-pages.db');
+    const buf = readFileSync(p);
+    randomBytes(buf.length - 100).copy(buf, 100);
+    writeFileSync(p, buf);
+    expect((await openError(p)).message).toMatch(/expected a readable SQLite database/);
+  });
+
+  it('anything after a valid magic either opens or gives SqliteOpenError, never a crash', async () => {
+    const magic = Buffer.from('SQLite format 3\u0000', 'latin1');
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ minLength: 0, maxLength: 9000 }), async (tail) => {
+        const p = file('fuzz.db', Buffer.concat([magic, tail]));
+        try {
+          const db = await openCollectedSqlite(p);
+          db.close();
+        } catch (e) {
+          expect(e).toBeInstanceOf(SqliteOpenError);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

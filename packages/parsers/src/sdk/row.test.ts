@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { badLineRow, makeRow, unreadableRow } from './row.js';
+
+describe('rows', () => {
+  it('makeRow fills every column, empty unless given', () => {
+    expect(makeRow('user', 'fix the failing test', { session_id: 's1', source_line: 4 })).toEqual({
+      timestamp_utc: '',
+      session_id: 's1',
+      project_path: '',
+      git_branch: '',
+      model: '',
+      turn_type: 'user',
+      tool_name: '',
+      tool_use_id: '',
+      text: 'fix the failing test',
+      source_line: 4,
+    });
+  });
+
+  it('makeRow lets no field override the turn type or text it was given', () => {
+    const r = makeRow('system', 'x', { turn_type: 'user', text: 'y' } as never);
+    expect([r.turn_type, r.text]).toEqual(['system', 'x']);
+  });
+
+  it("badLineRow is the seed's bad-line row, the line in full", () => {
+    const line = '{"type":"user.message","data":{"content":"and run';
+    expect(badLineRow('cut line, no newline at end of file: invalid JSON', line, 35, { session_id: 's1' })).toMatchObject({
+      turn_type: 'system',
+      text: `parser: unparseable line (cut line, no newline at end of file: invalid JSON): ${line}`,
+      source_line: 35,
+      session_id: 's1',
+      tag: 'bad_line',
+    });
+  });
+
+  it('unreadableRow says why, for the whole file', () => {
+    expect(unreadableRow('not a SQLite database')).toMatchObject({ turn_type: 'system', text: 'parser: unreadable file (not a SQLite database)', source_line: null, tag: 'unreadable' });
+  });
+});

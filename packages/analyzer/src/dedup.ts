@@ -1,0 +1,231 @@
+/**
+ * DESIGN's deduplication over plain records (no I/O), so a benchmark can call it alone.
+ *
+ * Semantics, worked out so that the seed's fixture drops exactly its six rows:
+ * - Records group by `key` (the caller hashes host, user, agent, turn_type and text).
+ * - Every primary record anchors a cluster of its own and is never dropped.
+ * - Secondary records are taken dated first, in (time, ord) order, then undated in ord order.
+ * - A dated secondary joins the cluster whose anchor is nearest in time, within its tolerance,
+ *   that holds no record from the same source file and no other non-empty session id (ties:
+ *   a primary anchor first, then the earlier anchor). An undated one joins any such cluster:
+ *   one anchored by a primary first (the latest in time), then one anchored by a dated
+ *   secondary, then one anchored by an undated secondary.
+ * - A secondary that joins nothing anchors a new cluster that later secondaries can join; the
+ *   anchor is the cluster's kept row, so a cluster without a primary keeps a dated row before
+ *   an undated one (dated rows are taken first).
+ * - A dropped record reports `kept` (the cluster's anchor) and `paired` (the row it pairs with
+ *   one to one): the anchor for the first dated copy that joins a cluster and for every undated
+ *   copy; a later dated copy has lost the one-to-one match with the anchor and pairs with the
+ *   cluster's dated copy nearest in time to it (the seed: the turns row 0 prompt "collapses onto
+ *   the snapshot's copy").
+ * Each search is a binary search plus skip pointers over clusters already holding the same file,
+ * so the whole is O(n log n) whatever the share of one text.
+ */
+
+/** One row as dedup sees it. */
+export interface DedupRecord {
+  /** Global order (unique): ties and output order. */
+  ord: number;
+  /** Hash of (host, user, agent, turn_type, text). */
+  key: string;
+  /** '' when the row has none. */
+  session: string;
+  /** Epoch milliseconds, or null for an undated row. */
+  time: number | null;
+  /** Identity of the source file (one cluster holds at most one row per file). */
+  file: string;
+  secondary: boolean;
+  /** For a secondary row: how far in time (seconds) its primary may be. */
+  toleranceSeconds: number;
+}
+
+/** What happened to one dropped row. */
+export interface DedupDrop {
+  /** ord of the cluster's kept row. */
+  kept: number;
+  /** ord of the row this one paired with (the kept row, or the copy it collapsed onto). */
+  paired: number;
+}
+
+interface Cluster {
+  anchor: DedupRecord;
+  session: string;
+  files: Set<string>;
+  /** The anchor has been paired with a dated copy. */
+  anchorTaken: boolean;
+  datedCopies: DedupRecord[];
+}
+
+/** Clusters sorted by anchor time (dated) or creation (undated), with skip pointers per file. */
+class View {
+  readonly clusters: Cluster[] = [];
+  readonly times: number[] = [];
+  private readonly skip = new Map<string, Map<number, number>>();
+
+  add(c: Cluster, t: number): void {
+    this.clusters.push(c);
+    this.times.push(t);
+  }
+
+  /** First index at or after `i` (step `dir`) whose cluster holds no record of `file`; path-compressed. */
+  private nextFree(i: number, dir: 1 | -1, file: string): number {
+    const k = `${dir}\0${file}`;
+    let m = this.skip.get(k);
+    const path: number[] = [];
+    const n = this.clusters.length;
+    while (i >= 0 && i < n && this.clusters[i].files.has(file)) {
+      path.push(i);
+      i = m?.get(i) ?? i + dir;
+    }
+    if (path.length > 1) {
+      if (!m) this.skip.set(k, (m = new Map()));
+      for (const p of path) m.set(p, i);
+    }
+    return i;
+  }
+
+  /**
+   * Nearest usable cluster walking from `i` in `dir`: free of `file`, session-compatible, and
+   * (when `limit` is given) with |time - t| <= limit.
+   */
+  find(i: number, dir: 1 | -1, r: DedupRecord, t: number | null, limit: number | null): number {
+    const n = this.clusters.length;
+    for (;;) {
+      i = this.nextFree(i, dir, r.file);
+      if (i < 0 || i >= n) return -1;
+      if (t !== null && limit !== null && Math.abs(this.times[i] - t) > limit) return -1;
+      const c = this.clusters[i];
+      if (r.session === '' || c.session === '' || c.session === r.session) return i;
+      i += dir; // an empty-session anchor that a copy from another session already joined
+    }
+  }
+
+  /** Index of the first time >= t. */
+  lowerBound(t: number): number {
+    let lo = 0;
+    let hi = this.times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.times[mid] < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** The clusters of one key: views per session ('' included) and over all sessions, per anchor class. */
+class Group {
+  readonly views = new Map<string, View>();
+  view(cls: 'P' | 'Pu' | 'Q' | 'U', session: string): View {
+    const k = `${cls}\0${session}`;
+    let v = this.views.get(k);
+    if (!v) this.views.set(k, (v = new View()));
+    return v;
+  }
+  add(cls: 'P' | 'Pu' | 'Q' | 'U', c: Cluster, t: number): void {
+    this.view(cls, c.session).add(c, t);
+    this.view(cls, '\u0001all').add(c, t);
+  }
+  /** Views a record may search: its own session and '' (or all, for a record without session). */
+  searchViews(cls: 'P' | 'Pu' | 'Q' | 'U', session: string): View[] {
+    if (session === '') return [this.view(cls, '\u0001all')];
+    return [this.view(cls, session), this.view(cls, '')];
+  }
+}
+
+function newCluster(r: DedupRecord): Cluster {
+  return { anchor: r, session: r.session, files: new Set([r.file]), anchorTaken: false, datedCopies: [] };
+}
+
+/** Options of {@link dedupRows}. */
+export interface DedupOptions {
+  /** false keeps everything (`--no-dedup`): no record is dropped. */
+  enabled?: boolean;
+}
+
+/** Run DESIGN's deduplication; returns the dropped records by ord. */
+export function dedupRows(records: Iterable<DedupRecord>, opts: DedupOptions = {}): Map<number, DedupDrop> {
+  if (opts.enabled === false) return new Map();
+  const groups = new Map<string, Group>();
+  const group = (k: string) => {
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = new Group()));
+    return g;
+  };
+  const dated: DedupRecord[] = [];
+  const undated: DedupRecord[] = [];
+  const primaries: DedupRecord[] = [];
+  for (const r of records) {
+    if (!r.secondary) primaries.push(r);
+    else if (r.time === null) undated.push(r);
+    else dated.push(r);
+  }
+  primaries.sort((a, b) => (a.time ?? 0) - (b.time ?? 0) || a.ord - b.ord);
+  for (const p of primaries) {
+    if (p.time === null) group(p.key).add('Pu', newCluster(p), 0);
+    else group(p.key).add('P', newCluster(p), p.time);
+  }
+  dated.sort((a, b) => a.time! - b.time! || a.ord - b.ord);
+  undated.sort((a, b) => a.ord - b.ord);
+  const drops = new Map<number, DedupDrop>();
+
+  const join = (c: Cluster, r: DedupRecord) => {
+    c.files.add(r.file);
+    if (c.session === '' && r.session !== '') c.session = r.session;
+    let paired = c.anchor;
+    if (r.time !== null) {
+      if (!c.anchorTaken) c.anchorTaken = true;
+      else {
+        let best = c.datedCopies[0] ?? c.anchor;
+        for (const d of c.datedCopies) if (Math.abs(d.time! - r.time) < Math.abs(best.time! - r.time)) best = d;
+        paired = best;
+      }
+      c.datedCopies.push(r);
+    }
+    drops.set(r.ord, { kept: c.anchor.ord, paired: paired.ord });
+  };
+
+  for (const r of dated) {
+    const g = group(r.key);
+    const t = r.time!;
+    const limit = Math.max(0, r.toleranceSeconds) * 1000;
+    let best: { c: Cluster; d: number; primary: boolean } | null = null;
+    for (const cls of ['P', 'Q'] as const) {
+      for (const v of g.searchViews(cls, r.session)) {
+        const at = v.lowerBound(t);
+        for (const i of [v.find(at, 1, r, t, limit), v.find(at - 1, -1, r, t, limit)]) {
+          if (i < 0) continue;
+          const c = v.clusters[i];
+          const d = Math.abs(v.times[i] - t);
+          const primary = cls === 'P';
+          if (!best || d < best.d || (d === best.d && primary && !best.primary) || (d === best.d && primary === best.primary && c.anchor.ord < best.c.anchor.ord)) best = { c, d, primary };
+        }
+      }
+    }
+    if (best) join(best.c, r);
+    else {
+      g.add('Q', newCluster(r), t);
+    }
+  }
+
+  for (const r of undated) {
+    const g = group(r.key);
+    let found: Cluster | null = null;
+    for (const cls of ['P', 'Pu', 'Q', 'U'] as const) {
+      let bestIdx: { c: Cluster; t: number; ord: number } | null = null;
+      for (const v of g.searchViews(cls, r.session)) {
+        const i = v.find(v.clusters.length - 1, -1, r, null, null);
+        if (i < 0) continue;
+        const c = v.clusters[i];
+        if (!bestIdx || v.times[i] > bestIdx.t || (v.times[i] === bestIdx.t && c.anchor.ord > bestIdx.ord)) bestIdx = { c, t: v.times[i], ord: c.anchor.ord };
+      }
+      if (bestIdx) {
+        found = bestIdx.c;
+        break;
+      }
+    }
+    if (found) join(found, r);
+    else group(r.key).add('U', newCluster(r), 0);
+  }
+  return drops;
+}

@@ -1,0 +1,61 @@
+import type { Handler } from './events-state.js';
+import * as s from './events-handlers-session.js';
+import * as t from './events-handlers-tools.js';
+
+/**
+ * The seed's Parser plan table as data: record type → handler. A type that is neither here nor
+ * in {@link SKIPPED_TYPES} is unknown to the table and skipped (the seed: "A parser skips unknown
+ * types"). Seed 001 names persisted types the table has no row for (session.truncation,
+ * session.compaction_start, session.workspace_file_changed, session.plan_changed,
+ * external_tool.requested/completed); following the table strictly, they are skipped as unknown.
+ */
+export const EVENT_HANDLERS: Readonly<Record<string, Handler>> = {
+  'session.start': s.sessionStart,
+  'session.resume': s.sessionResume,
+  'session.context_changed': s.contextChanged,
+  'system.message': s.systemMessage,
+  'user.message': s.userMessage,
+  'assistant.message': t.assistantMessage,
+  'assistant.reasoning': t.assistantReasoning,
+  'tool.execution_start': t.toolStart,
+  'tool.user_requested': t.toolUserRequested,
+  'tool.execution_complete': t.toolComplete,
+  'permission.requested': t.permissionRequested,
+  'permission.completed': t.permissionCompleted,
+  'permission.carriedForward': t.permissionCarriedForward,
+  'session.permissions_changed': s.permissionsChanged,
+  'session.mode_changed': s.modeChanged,
+  'session.model_change': s.modelChange,
+  'session.auto_mode_resolved': s.autoModeResolved,
+  'session.info': s.sessionInfo,
+  'model.message': s.modelMessage,
+  'session.compaction_complete': s.compactionComplete,
+  abort: s.notice,
+  'session.error': s.notice,
+  'session.warning': s.notice,
+  'session.task_complete': s.mainText,
+  'system.notification': s.mainText,
+  'session.schedule_created': s.mainText,
+  'skill.invoked': s.mainText,
+  'session.handoff': s.mainText,
+  'hook.start': t.hook,
+  'hook.end': t.hook,
+  'session.shutdown': s.sessionShutdown,
+};
+
+/** Types the table names and gives no row: turn bookkeeping and usage accounting. */
+export const SKIPPED_TYPES: ReadonlySet<string> = new Set(['assistant.turn_start', 'assistant.turn_end', 'session.usage_record', 'session.usage_checkpoint']);
+
+/** Where a record type goes: a handler, a deliberate skip the table names, or unknown. */
+export type Route = { kind: 'handler'; handler: Handler } | { kind: 'skip'; reason: string } | { kind: 'unknown' };
+
+/** Route a record type through the table (subagent.* and model.* are families). */
+export function routeType(type: string): Route {
+  const handler = Object.hasOwn(EVENT_HANDLERS, type) ? EVENT_HANDLERS[type] : undefined;
+  if (handler) return { kind: 'handler', handler };
+  if (type.startsWith('subagent.')) return { kind: 'handler', handler: s.mainText };
+  if (SKIPPED_TYPES.has(type)) return { kind: 'skip', reason: `${type}: no row (Parser plan)` };
+  // The utility calls' bookkeeping: the prompt snapshot, the ExP string, call start/end.
+  if (type.startsWith('model.')) return { kind: 'skip', reason: `${type}: no row (other model.*)` };
+  return { kind: 'unknown' };
+}

@@ -7,7 +7,7 @@
 /** The config home alternation the seed writes `<home>`. */
 export const COPILOT_HOME = String.raw`(?:\.copilot|\.local/state/\.copilot|\.config/\.copilot)`;
 
-const SESSION = String.raw`${COPILOT_HOME}/session-state/[0-9a-f-]{36}`;
+const SESSION = `${COPILOT_HOME}/session-state/[0-9a-f-]{36}`;
 
 /** The regex source of every file a copilot-cli parser reads, by parser. */
 export const COPILOT_PATTERNS = {

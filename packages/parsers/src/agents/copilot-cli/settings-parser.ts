@@ -55,7 +55,7 @@ async function* parseSettings(a: Artifact): AsyncGenerator<Row> {
     }
     for (let i = 0; i < entries.length; i++) {
       // A URL is printed as written; anything else in the list as compact JSON.
-      const value = typeof entries[i] === 'string' ? entries[i] : (asString(entries[i]) ?? compactJson(entries[i]));
+      const value = asString(entries[i]) ?? compactJson(entries[i]);
       yield makeRow('system', `permission setting: ${list}=${value}`, { timestamp_utc, source_line: i + 1, tag: 'permission_setting' });
     }
   }

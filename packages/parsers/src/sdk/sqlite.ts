@@ -54,7 +54,8 @@ export async function openCollectedSqlite(path: string): Promise<SqliteDatabase>
     return db;
   } catch (e) {
     db?.close();
-    const msg = (e as Error).message;
+    // Only the first line: bindings lists every path it tried.
+    const msg = (e as Error).message.split('\n')[0];
     // better-sqlite3 loads its native addon on the first open; installed without scripts it has none.
     if (/bindings|\.node\b|NODE_MODULE_VERSION/.test(msg)) {
       throw new SqliteOpenError(`expected better-sqlite3's native module to read ${path}, but it could not be loaded (${msg}); reinstall with install scripts enabled (npm rebuild better-sqlite3)`);

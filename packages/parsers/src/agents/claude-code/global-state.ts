@@ -1,0 +1,61 @@
+import { asArray, asBool, asObject, asString, isObject } from '../../sdk/decode.js';
+import { makeRow } from '../../sdk/row.js';
+import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
+import { readJsonObject } from './json-file.js';
+import { GLOBAL_STATE_RE } from './paths.js';
+
+/**
+ * `.claude*.json`: the signed-in account, per project the trust decision, standing tool grants,
+ * last session and the legacy prompt history. Reads only these keys: never `primaryApiKey`,
+ * `customApiKeyResponses` or any MCP server's `env`/`headers`.
+ */
+async function* parseGlobalState(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
+  const r = await readJsonObject(a);
+  if (!r.ok) {
+    yield r.row;
+    return;
+  }
+  const ts = a.mtime;
+  const account = asObject(r.value.oauthAccount);
+  if (account) {
+    const who = asString(account.emailAddress) || asString(account.accountUuid) || '-';
+    yield makeRow('system', `account: ${who} org=${asString(account.organizationName) || '-'}`, { timestamp_utc: ts, tag: 'signed_in' });
+  }
+  const projects = asObject(r.value.projects) ?? {};
+  for (const [path, raw] of Object.entries(projects)) {
+    if (!isObject(raw)) continue;
+    const last = asString(raw.lastSessionId);
+    if (last) ctx.fact({ session_id: last, key: 'cwd', value: path, priority: 5 });
+    const trust = asBool(raw.hasTrustDialogAccepted);
+    if (trust !== undefined) {
+      yield makeRow('system', `project trust: ${trust ? 'accepted' : 'not accepted'}`, { timestamp_utc: ts, project_path: path, tag: 'project_trust' });
+    }
+    for (const tool of asArray(raw.allowedTools) ?? []) {
+      const t = asString(tool);
+      if (t) yield makeRow('system', `permission setting: projects.allowedTools=${t}`, { timestamp_utc: ts, project_path: path, tag: 'permission_setting' });
+    }
+    // Legacy history (builds up to about 1.0.110): newest first, no time, no session.
+    const history = asArray(raw.history) ?? [];
+    for (let i = 0; i < history.length; i++) {
+      const h = history[i];
+      const display = isObject(h) ? asString(h.display) : asString(h);
+      if (display !== undefined) yield makeRow('user', display, { project_path: path, source_line: i + 1, tag: 'history' });
+    }
+  }
+}
+
+/**
+ * The global state parser. Marked secondary with a 0 s tolerance: its legacy history rows are
+ * undated (so they join any copy of their text, as the spec wants), while its dated rows sit at
+ * the file's mtime and can only join a row of identical text at that very millisecond.
+ */
+export const globalStateParser: Parser = {
+  agent: 'claude-code',
+  name: 'global-state',
+  patterns: ['.claude*.json', '<cfg>/.claude*.json'],
+  wants: (rel) => GLOBAL_STATE_RE.test(rel),
+  secondary: () => true,
+  secondaryToleranceSeconds: () => 0,
+  recordsSync: false,
+  parse: parseGlobalState,
+};

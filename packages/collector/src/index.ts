@@ -1,5 +1,4 @@
-/** Version of the collector package, recorded in collection.json. */
-export const COLLECTOR_VERSION = '0.1.0';
+export { COLLECTOR_VERSION } from './version.js';
 export type { CollectionInfo, ManifestRow, ManifestStatus } from './types.js';
 export { BUILTIN_CATALOG_DIR, type Catalog, CatalogError, type EnvHome, loadCatalogs, parseCatalog, type ProjectHint } from './catalog.js';
 export { compileGlobs, globPrefix, globProblem, walkRoots } from './globs.js';
@@ -13,3 +12,28 @@ export {
   unsafeMemberName,
 } from './archive-reader.js';
 export { type MemberMismatch, sha256File, type VerifyReport, verifyArchive } from './verify.js';
+export { collect, defaultOutName, layoutOf, listDir } from './collect.js';
+export {
+  type CollectEvents,
+  type CollectOptions,
+  type CollectProgress,
+  type CollectSummary,
+  CollectUsageError,
+  type ProjectOutcome,
+  type SecretsMode,
+  type SummaryGroup,
+} from './options.js';
+export {
+  type DirEntry,
+  detectLayout,
+  discoverHomes,
+  type Home,
+  type Layout,
+  type ListDir,
+  layoutIgnoresCase,
+  mapTargetPath,
+  type PathModule,
+  uniqueUsers,
+} from './homes.js';
+export { decodeName, decodeRoot, encodeRoot, memberRel } from './names.js';
+export { atPath, hintValues, stripJsonComments } from './project-hints.js';

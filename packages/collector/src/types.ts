@@ -54,4 +54,14 @@ export interface CollectionInfo {
   ended_utc: string;
   counts: Record<string, number>;
   complete: true;
+  /** Layout of the target: linux, darwin or win32. */
+  layout?: string;
+  /** The homes collected, with their collection-unique user names. */
+  homes?: { user: string; home: string }[];
+  /** Operator notes (moved config homes, no home found, dry-run limits). */
+  notes?: string[];
+  /** The mounted image collected with --root. */
+  root?: string;
+  /** With --root: the machine that ran the collector (os then describes the image's layout). */
+  collector_os?: { platform: string; release: string; arch: string };
 }

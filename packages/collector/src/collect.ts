@@ -1,0 +1,196 @@
+import { readdirSync } from 'node:fs';
+import { access, lstat, realpath, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Catalog } from './catalog.js';
+import { detectLayout, discoverHomes, type Home, type Layout, type ListDir, layoutIgnoresCase, uniqueUsers } from './homes.js';
+import { COLLECTOR_VERSION } from './version.js';
+import { collectProjects } from './projects.js';
+import { type CollectEvents, type CollectOptions, type CollectSummary, CollectUsageError } from './options.js';
+import { Run } from './run.js';
+import { walkTree } from './walk.js';
+import type { CollectionInfo } from './types.js';
+import { ZipWriter } from './zip-writer.js';
+
+/** Lists a directory on this machine by lstat-type (a link is not a directory). */
+export const listDir: ListDir = (dir) => {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).map((d) => ({ name: d.name, isDir: d.isDirectory() }));
+  } catch {
+    return undefined;
+  }
+};
+
+/** Layout of the live system for a platform. */
+export function layoutOf(platform: NodeJS.Platform): Layout {
+  return platform === 'win32' ? 'win32' : platform === 'darwin' ? 'darwin' : 'linux';
+}
+
+/** Default archive name: `aitrail-<host>-<UTC YYYYMMDDTHHMMSSZ>.zip`. */
+export function defaultOutName(host: string, when: Date): string {
+  const ts = when.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `aitrail-${host.replace(/[^A-Za-z0-9._-]/g, '_')}-${ts}.zip`;
+}
+
+async function exists(p: string): Promise<boolean> {
+  return access(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function resolveHomes(opts: CollectOptions, platform: NodeJS.Platform): Promise<{ layout: Layout; homes: Home[] }> {
+  if (opts.root && opts.homes?.length) throw new CollectUsageError('give either --root or --home, not both');
+  if (opts.root) {
+    const root = path.resolve(opts.root);
+    const st = await stat(root).catch(() => undefined);
+    if (!st?.isDirectory()) throw new CollectUsageError(`--root ${opts.root}: expected a directory (a mounted image), found none; check the path`);
+    const layout = detectLayout(root, path, listDir);
+    if (!layout) {
+      throw new CollectUsageError(
+        `--root ${opts.root}: found neither Users/ (Windows, macOS) nor home/ (Linux) in it; point --root at the image's top folder`,
+      );
+    }
+    return { layout, homes: uniqueUsers(discoverHomes(layout, path, listDir, { root }), path) };
+  }
+  const layout = layoutOf(platform);
+  if (opts.homes?.length) {
+    const homes: string[] = [];
+    for (const h of opts.homes) {
+      const abs = path.resolve(h);
+      const st = await stat(abs).catch(() => undefined);
+      if (!st?.isDirectory()) throw new CollectUsageError(`--home ${h}: expected a directory, found none; check the path`);
+      homes.push(abs);
+    }
+    return { layout, homes: uniqueUsers(homes, path) };
+  }
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  return { layout, homes: uniqueUsers(discoverHomes(layout, p, listDir, { env: opts.env ?? process.env }), p) };
+}
+
+/** Run a whole collection: homes, catalogs, projects, system paths, then the archive. */
+export async function collect(opts: CollectOptions, events: CollectEvents = {}): Promise<CollectSummary> {
+  const started = new Date();
+  const platform = opts.platform ?? process.platform;
+  const env = opts.env ?? process.env;
+  const host = opts.host ?? os.hostname();
+  let catalogs: Catalog[] = opts.catalogs;
+  if (opts.agents?.length) {
+    const unknown = opts.agents.filter((a) => !catalogs.some((c) => c.agent === a));
+    if (unknown.length > 0) {
+      throw new CollectUsageError(
+        `unknown --agent ${unknown.join(', ')}; known agents: ${catalogs.map((c) => c.agent).join(', ')} (see aitrail catalog)`,
+      );
+    }
+    catalogs = catalogs.filter((c) => opts.agents!.includes(c.agent));
+  }
+  const { layout, homes } = await resolveHomes(opts, platform);
+  const nocase = layoutIgnoresCase(layout);
+  let writer: ZipWriter | undefined;
+  if (!opts.dryRun) {
+    for (const p of [opts.out, `${opts.out}.sha256`, `${opts.out}.partial`]) {
+      if (await exists(p)) throw new CollectUsageError(`${p} already exists; choose another --out or move the old file away`);
+    }
+    try {
+      writer = await ZipWriter.create(opts.out);
+    } catch (err) {
+      throw new CollectUsageError(`cannot create ${opts.out}.partial (${(err as Error).message}); check --out`);
+    }
+  }
+  const run = new Run({ ...opts, catalogs }, events, writer, path.sep);
+  try {
+    if (homes.length === 0) run.notes.push('no user home found');
+    const currentHome = path.resolve(opts.currentHome ?? os.homedir());
+    for (const h of homes) {
+      const running = !opts.root && path.resolve(h.home) === currentHome;
+      for (const catalog of catalogs) {
+        const base = { user: h.user, home: h.home, scope: 'home' as const, memberPrefix: `homes/${h.user}/`, globPath: (r: string) => r };
+        const scope = run.scope(catalog, base, nocase);
+        if (running) await walkEnvHomes(run, scope, catalog, h.home, env);
+        await run.walkGlobs(scope, h.home, [...catalog.collect, ...catalog.secrets], nocase);
+      }
+    }
+    if (layout !== 'win32') {
+      for (const catalog of catalogs.filter((c) => c.system.length > 0)) {
+        const base = {
+          user: '',
+          home: '',
+          scope: 'system' as const,
+          memberPrefix: 'system/',
+          globPath: (r: string) => `/${r}`,
+        };
+        const scope = run.scope(catalog, base, nocase);
+        await run.walkGlobs(scope, opts.root ? path.resolve(opts.root) : '', catalog.system, false, true);
+      }
+    }
+    const projects = opts.dryRun ? [] : await collectProjects(run, layout, nocase, opts.root ? path.resolve(opts.root) : undefined);
+    if (opts.dryRun) run.notes.push('dry run: project roots are found by reading collected files, so none are listed');
+    const ended = new Date();
+    const { counts, groups } = run.totals();
+    const summary: CollectSummary = {
+      out: null,
+      sha256: '',
+      archive_bytes: 0,
+      dry_run: opts.dryRun,
+      layout,
+      started_utc: started.toISOString(),
+      ended_utc: ended.toISOString(),
+      homes: homes.map((h) => ({ user: h.user, home: h.home })),
+      counts,
+      groups,
+      projects,
+      notes: run.notes,
+    };
+    if (!writer) return { ...summary, rows: run.rows };
+    events.progress?.({ phase: 'archive', user: '', agent: '', files: run.rows.length, bytes: 0, current: 'manifest.jsonl' });
+    const manifest = Buffer.from(run.rows.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8');
+    writer.addBuffer(manifest, 'manifest.jsonl', ended.getTime());
+    const info: CollectionInfo = {
+      format: 'aitrail-collection',
+      format_version: 1,
+      host,
+      os: opts.root ? { platform: layout, release: '', arch: '' } : { platform, release: os.release(), arch: os.arch() },
+      tool: { name: 'aitrail', version: opts.toolVersion ?? COLLECTOR_VERSION },
+      catalog: catalogs.map((c) => ({ agent: c.agent, version: c.version, sha256: c.sha256 })),
+      arguments: opts.arguments ?? [],
+      started_utc: summary.started_utc,
+      ended_utc: summary.ended_utc,
+      counts,
+      complete: true,
+      layout,
+      homes: summary.homes,
+      notes: run.notes,
+      ...(opts.root ? { root: path.resolve(opts.root), collector_os: { platform, release: os.release(), arch: os.arch() } } : {}),
+    };
+    writer.addBuffer(Buffer.from(`${JSON.stringify(info, null, 2)}\n`, 'utf8'), 'collection.json', ended.getTime());
+    const done = await writer.finish();
+    return { ...summary, out: done.path, sha256: done.sha256, archive_bytes: done.bytes };
+  } catch (err) {
+    await writer?.abort();
+    throw err;
+  }
+}
+
+/** env_homes (COPILOT_HOME): the running user's moved config home, archived as the rel it stands for. */
+async function walkEnvHomes(
+  run: Run,
+  scope: ReturnType<Run['scope']>,
+  catalog: Catalog,
+  home: string,
+  env: Record<string, string | undefined>,
+): Promise<void> {
+  for (const eh of catalog.env_homes) {
+    const value = env[eh.var];
+    if (!value) continue;
+    const real = await realpath(value).catch(() => undefined);
+    const st = real ? await lstat(real).catch(() => undefined) : undefined;
+    if (!real || !st?.isDirectory()) {
+      run.notes.push(`${eh.var}=${value} is set but is not a directory; nothing collected from it`);
+      continue;
+    }
+    const defaultReal = await realpath(path.join(home, ...eh.rel.split('/'))).catch(() => undefined);
+    if (defaultReal === real) continue;
+    run.notes.push(`${eh.var}=${value}: collected as ${eh.rel} of ${scope.user} (source_path keeps the real path)`);
+    await walkTree(run, scope, Buffer.from(real), eh.rel, false, Number.POSITIVE_INFINITY);
+  }
+}

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { type BigIntStats, constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { Transform, type TransformCallback } from 'node:stream';
+
+/** Open flags: read-only, never through a link, never block on a FIFO swapped in after lstat. */
+export const SAFE_OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** What reading one regular file gave. */
+export interface ReadResult {
+  /** Set when the file could not be opened or read at all; the row becomes an `error`. */
+  error?: string;
+  /** A warning for a file that was read (changed while read, read error after some bytes). */
+  warning?: string;
+  sha256: string;
+  bytesRead: number;
+}
+
+/** Why an open failed, in words for the manifest. */
+export function openErrorReason(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'ENOENT':
+      return 'vanished before it could be read (ENOENT)';
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied (${err.code})`;
+    case 'ELOOP':
+      return 'became a symbolic link before it could be opened; not followed (ELOOP)';
+    case 'EISDIR':
+      return 'became a directory before it could be opened (EISDIR)';
+    default:
+      return `cannot open (${err.code ?? err.message})`;
+  }
+}
+
+/**
+ * Read a regular file once: open it without following links, check it is the file lstat saw,
+ * stream its bytes through a hash into `sink` (the zip entry) or nowhere (hash only), and
+ * check it again afterwards. The hash and the archived bytes are the same bytes.
+ */
+export async function readRegularFile(
+  fsPath: Buffer | string,
+  before: BigIntStats,
+  sink: ((stream: Transform) => Promise<void>) | undefined,
+): Promise<ReadResult> {
+  let fh: Awaited<ReturnType<typeof open>>;
+  try {
+    fh = await open(fsPath, SAFE_OPEN_FLAGS);
+  } catch (err) {
+    return { error: openErrorReason(err as NodeJS.ErrnoException), sha256: '', bytesRead: 0 };
+  }
+  try {
+    const atOpen = await fh.stat({ bigint: true });
+    if (!atOpen.isFile()) return { error: 'no longer a regular file when opened; not read', sha256: '', bytesRead: 0 };
+    const changes: string[] = [];
+    if (atOpen.dev !== before.dev || atOpen.ino !== before.ino) changes.push('replaced after listing (device/inode differ)');
+    const hash = createHash('sha256');
+    let bytesRead = 0;
+    const tap = new Transform({
+      transform(chunk: Buffer, _enc, cb: TransformCallback) {
+        hash.update(chunk);
+        bytesRead += chunk.length;
+        cb(null, chunk);
+      },
+    });
+    const source = fh.createReadStream({ start: 0, autoClose: false, highWaterMark: 256 * 1024 });
+    let readError: string | undefined;
+    source.on('error', (err: NodeJS.ErrnoException) => {
+      // Keep what was read (the archive must stay consistent); the row says where it stopped.
+      readError = `read error after ${bytesRead} bytes (${err.code ?? err.message}); the archived copy holds the bytes read`;
+      tap.end();
+    });
+    source.pipe(tap);
+    if (sink) await sink(tap);
+    else {
+      tap.resume();
+      await new Promise<void>((resolve, reject) => {
+        tap.once('end', () => resolve());
+        tap.once('error', reject);
+      });
+    }
+    const after = await fh.stat({ bigint: true });
+    if (after.size !== before.size) changes.push(`size ${before.size} → ${after.size}`);
+    if (after.mtimeNs !== before.mtimeNs) changes.push('mtime changed');
+    if (BigInt(bytesRead) !== before.size && after.size === before.size) changes.push(`read ${bytesRead} of ${before.size} bytes`);
+    else if (BigInt(bytesRead) !== after.size) changes.push(`read ${bytesRead} bytes`);
+    const warnings = [...(changes.length > 0 ? [`changed while read: ${changes.join(', ')}`] : []), ...(readError ? [readError] : [])];
+    return { sha256: hash.digest('hex'), bytesRead, ...(warnings.length > 0 ? { warning: warnings.join('; ') } : {}) };
+  } finally {
+    await fh.close().catch(() => {});
+  }
+}

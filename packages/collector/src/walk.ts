@@ -1,0 +1,193 @@
+import type { BigIntStats } from 'node:fs';
+import { lstat, opendir, readlink } from 'node:fs/promises';
+import type { Matcher } from './globs.js';
+import { decodeName, kindOf, memberRel, statColumns } from './names.js';
+import type { ManifestRow } from './types.js';
+
+/** What one walk is collecting: whose files, for which agent, matched by which globs. */
+export interface TreeScope {
+  user: string;
+  home: string;
+  agent: string;
+  scope: ManifestRow['scope'];
+  projectRoot?: string;
+  /** Member name prefix: `homes/<user>/`, `projects/<encoded root>/` or `system/`. */
+  memberPrefix: string;
+  /** Maps a rel to the string the globs see (`/`-prefixed for system scope). */
+  globPath: (rel: string) => string;
+  collect: Matcher;
+  secret: Matcher;
+  excludedDir: Matcher;
+  excludedFile: Matcher;
+  /** Native path separator of this machine. */
+  sep: string;
+  /** Globs and names compared case-insensitively (Windows and macOS). */
+  nocase: boolean;
+}
+
+/** One entry found by the walk, with the lstat taken before any read. */
+export interface Found {
+  scope: TreeScope;
+  fsPath: Buffer;
+  rel: string;
+  escaped: boolean;
+  st: BigIntStats;
+}
+
+/** Receives what the walk finds; the collector decides what to read. */
+export interface WalkHost {
+  full: boolean;
+  signal?: AbortSignal;
+  row(row: ManifestRow): void;
+  file(found: Found): Promise<void>;
+}
+
+/** A manifest row with the metadata columns filled from lstat (or empty ones). */
+export function baseRow(scope: TreeScope, rel: string, fsPath: Buffer, escaped: boolean, st?: BigIntStats): ManifestRow {
+  const cols = st
+    ? statColumns(st)
+    : { size: null, mtime: '', atime: '', ctime: '', birthtime: '', mode: '' };
+  return {
+    user: scope.user,
+    home: scope.home,
+    agent: scope.agent,
+    scope: scope.scope,
+    rel,
+    source_path: decodeName(fsPath).text,
+    archive_path: '',
+    status: 'collected',
+    reason: escaped ? 'file name is not valid UTF-8: invalid bytes written \\xNN in rel' : '',
+    secret: false,
+    kind: st ? kindOf(st) : 'unknown',
+    bytes_read: null,
+    sha256: '',
+    ...cols,
+    ...(scope.projectRoot !== undefined ? { project_root: scope.projectRoot } : {}),
+  };
+}
+
+/** Member name for a rel in this scope. */
+export function memberName(scope: TreeScope, rel: string, escaped: boolean): string {
+  return scope.memberPrefix + memberRel(rel, escaped);
+}
+
+function join(a: Buffer, sep: string, b: Buffer): Buffer {
+  return Buffer.concat([a, Buffer.from(sep), b]);
+}
+
+function withReason(row: ManifestRow, reason: string): ManifestRow {
+  row.reason = row.reason ? `${reason}; ${row.reason}` : reason;
+  return row;
+}
+
+/** Count files and bytes below a directory by lstat alone: nothing is opened, no link followed. */
+export async function countTree(dir: Buffer, sep: string): Promise<{ files: number; bytes: number; unreadable: number }> {
+  const acc = { files: 0, bytes: 0, unreadable: 0 };
+  const stack = [dir];
+  while (stack.length > 0) {
+    const d = stack.pop()!;
+    try {
+      const handle = await opendir(d, { encoding: 'buffer' as BufferEncoding });
+      for await (const ent of handle) {
+        const p = join(d, sep, ent.name as unknown as Buffer);
+        if (ent.isDirectory()) stack.push(p);
+        else if (ent.isFile()) {
+          try {
+            acc.files += 1;
+            acc.bytes += Number((await lstat(p, { bigint: true })).size);
+          } catch {
+            acc.unreadable += 1;
+          }
+        }
+      }
+    } catch {
+      acc.unreadable += 1;
+    }
+  }
+  return acc;
+}
+
+/**
+ * Walk one tree from `fsPath` (which stands for `rel`) without following links, at most
+ * `depth` levels below; rows for what is skipped, `host.file` for each regular file to read.
+ */
+export async function walkTree(
+  host: WalkHost,
+  scope: TreeScope,
+  fsPath: Buffer,
+  rel: string,
+  escaped: boolean,
+  depth: number,
+): Promise<void> {
+  if (host.signal?.aborted) throw host.signal.reason ?? new Error('aborted');
+  let st: BigIntStats;
+  try {
+    st = await lstat(fsPath, { bigint: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return;
+    const row = baseRow(scope, rel, fsPath, escaped);
+    row.status = 'error';
+    host.row(withReason(row, `cannot lstat (${code ?? (err as Error).message})`));
+    return;
+  }
+  const g = scope.globPath(rel);
+  if (st.isDirectory()) {
+    if (!host.full && rel !== '' && scope.excludedDir(g)) {
+      const row = baseRow(scope, rel, fsPath, escaped, st);
+      const c = await countTree(fsPath, scope.sep);
+      row.status = 'skipped_excluded';
+      row.size = null;
+      row.files = c.files;
+      row.bytes = c.bytes;
+      const more = c.unreadable > 0 ? ` (${c.unreadable} entries could not be listed)` : '';
+      host.row(withReason(row, `excluded directory: not read; counted by lstat only${more}; --full collects it`));
+      return;
+    }
+    if (depth <= 0) return;
+    let names: Buffer[];
+    try {
+      names = [];
+      const handle = await opendir(fsPath, { encoding: 'buffer' as BufferEncoding });
+      for await (const ent of handle) names.push(ent.name as unknown as Buffer);
+    } catch (err) {
+      const row = baseRow(scope, rel, fsPath, escaped, st);
+      row.status = 'error';
+      host.row(withReason(row, `cannot list directory (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`));
+      return;
+    }
+    names.sort(Buffer.compare);
+    for (const name of names) {
+      const d = decodeName(name);
+      const childRel = rel === '' ? d.text : `${rel}/${d.text}`;
+      await walkTree(host, scope, join(fsPath, scope.sep, name), childRel, escaped || d.escaped, depth - 1);
+    }
+    return;
+  }
+  const wanted = scope.collect(g) || scope.secret(g);
+  if (!wanted) return;
+  if (st.isFile()) {
+    if (!host.full && scope.excludedFile(g)) {
+      const row = baseRow(scope, rel, fsPath, escaped, st);
+      row.status = 'skipped_excluded';
+      host.row(withReason(row, 'excluded file: not read; --full collects it'));
+      return;
+    }
+    await host.file({ scope, fsPath, rel, escaped, st });
+    return;
+  }
+  const row = baseRow(scope, rel, fsPath, escaped, st);
+  row.status = 'skipped_special';
+  row.secret = scope.secret(g);
+  if (st.isSymbolicLink()) {
+    try {
+      row.link_target = decodeName((await readlink(fsPath, { encoding: 'buffer' })) as Buffer).text;
+    } catch (err) {
+      row.link_target = '';
+      withReason(row, `readlink failed (${(err as NodeJS.ErrnoException).code})`);
+    }
+    host.row(withReason(row, 'symbolic link: recorded, never followed'));
+  } else {
+    host.row(withReason(row, `${row.kind}: recorded, never opened`));
+  }
+}

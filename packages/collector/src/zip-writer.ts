@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { open, rename, rm, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import yazl from 'yazl';
+
+// Zip entry dates are DOS dates: 1980..2107. Real times live in the manifest.
+const DOS_MIN = Date.UTC(1980, 0, 1, 12);
+const DOS_MAX = Date.UTC(2107, 11, 31);
+
+/** Clamp a time into the DOS date range a zip header can hold. */
+export function zipDate(ms: number): Date {
+  return new Date(Number.isFinite(ms) ? Math.min(Math.max(ms, DOS_MIN), DOS_MAX) : DOS_MIN);
+}
+
+/** Writes the collection zip to `<out>.partial`; renamed to `<out>` with a `<out>.sha256` only when complete. */
+export class ZipWriter {
+  readonly partial: string;
+  private readonly zip = new yazl.ZipFile();
+  private readonly file: WriteStream;
+  private readonly hash = createHash('sha256');
+  private readonly names = new Set<string>();
+  private failure: Error | undefined;
+  private readonly failed: Promise<never>;
+  private readonly closed: Promise<void>;
+
+  private constructor(readonly out: string) {
+    this.partial = `${out}.partial`;
+    // 'wx': never overwrite; a stale .partial from a killed run must be looked at, not clobbered.
+    this.file = createWriteStream(this.partial, { flags: 'wx' });
+    const tap = new PassThrough();
+    tap.on('data', (chunk: Buffer) => this.hash.update(chunk));
+    this.zip.outputStream.pipe(tap).pipe(this.file);
+    let reject!: (err: Error) => void;
+    this.failed = new Promise<never>((_res, rej) => {
+      reject = rej;
+    });
+    this.failed.catch(() => {});
+    const fail = (err: Error) => {
+      if (!this.failure) {
+        this.failure = new Error(`cannot write ${this.partial}: ${err.message}`);
+        reject(this.failure);
+      }
+    };
+    this.file.on('error', fail);
+    this.zip.outputStream.on('error', fail);
+    this.closed = new Promise((resolve) => this.file.on('close', () => resolve()));
+  }
+
+  /** Start writing `<out>.partial`; fails when it cannot be created. */
+  static async create(out: string): Promise<ZipWriter> {
+    const w = new ZipWriter(out);
+    await Promise.race([new Promise<void>((resolve) => w.file.once('open', () => resolve())), w.failed]);
+    return w;
+  }
+
+  /** A member name not used yet: `name`, else `name~2`, `name~3`, ... */
+  uniqueName(name: string): string {
+    let n = name;
+    for (let i = 2; this.names.has(n); i += 1) n = `${name}~${i}`;
+    this.names.add(n);
+    return n;
+  }
+
+  /** Add a member from a stream; resolves when yazl has consumed it, rejects if the output failed. */
+  async addStream(stream: Readable, name: string, mtimeMs: number, mode: number): Promise<void> {
+    if (this.failure) throw this.failure;
+    const consumed = new Promise<void>((resolve, reject) => {
+      stream.once('end', () => resolve());
+      stream.once('error', reject);
+    });
+    this.zip.addReadStream(stream, name, { mtime: zipDate(mtimeMs), mode: (mode & 0o777) | 0o100000, compress: true });
+    await Promise.race([consumed, this.failed]);
+  }
+
+  /** Add a small in-memory member (manifest, collection.json). */
+  addBuffer(buf: Buffer, name: string, mtimeMs: number): void {
+    this.names.add(name);
+    this.zip.addBuffer(buf, name, { mtime: zipDate(mtimeMs), compress: true });
+  }
+
+  /** Finish the zip, flush it to disk, rename it into place and write the `.sha256` sidecar. */
+  async finish(): Promise<{ path: string; sha256: string; bytes: number }> {
+    this.zip.end();
+    await Promise.race([this.closed, this.failed]);
+    if (this.failure) throw this.failure;
+    const fh = await open(this.partial, 'r+');
+    let bytes = 0;
+    try {
+      await fh.sync();
+      bytes = (await fh.stat()).size;
+    } finally {
+      await fh.close();
+    }
+    const sha256 = this.hash.digest('hex');
+    await rename(this.partial, this.out);
+    await writeFile(`${this.out}.sha256`, `${sha256}  ${basename(this.out)}\n`, { flag: 'wx' });
+    return { path: this.out, sha256, bytes };
+  }
+
+  /** Stop writing and delete the `.partial`: nothing that looks complete is left. */
+  async abort(): Promise<void> {
+    this.file.destroy();
+    this.zip.outputStream.unpipe();
+    await rm(this.partial, { force: true });
+  }
+}

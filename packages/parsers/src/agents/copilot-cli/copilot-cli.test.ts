@@ -71,8 +71,7 @@ describe('copilot-cli golden test over fixtures/homes/seed-copilot', () => {
     };
     const mine = Object.fromEntries([...parsersByFile].filter(([rel]) => rel !== EVENTS));
     expect(mine).toEqual(expected);
-    // events.jsonl belongs to the events parser alone (once registered).
-    expect((parsersByFile.get(EVENTS) ?? []).length).toBeLessThanOrEqual(1);
+    expect(parsersByFile.get(EVENTS)).toEqual(['events']);
     expect(warnings).toEqual([]);
   });
 
@@ -139,20 +138,38 @@ describe('copilot-cli golden test over fixtures/homes/seed-copilot', () => {
     }
   });
 
-  it('reports the session facts with the documented priorities', () => {
-    const of = (key: string) => facts.filter((f) => f.key === key && f.session_id === SID).map((f) => [f.value, f.priority]);
-    expect(of('cwd').sort()).toEqual([
-      ['/srv/proj', 2],
-      ['/srv/proj', 3],
-      ['/srv/proj', 4],
-    ]);
-    expect(of('name').sort()).toEqual([
-      ['Fix failing test', 1],
-      ['Fix failing test', 2],
-    ]);
-    expect(of('client')).toEqual([['copilot-cli', 1]]);
+  it('reports the session facts with the documented priorities (events 1, workspace.yaml 1-2, store 2-3, sidebar 4)', () => {
+    const of = (key: string) =>
+      facts
+        .filter((f) => f.key === key && f.session_id === SID)
+        .map((f) => `${f.priority} ${f.value}`)
+        .sort();
+    expect([...new Set(of('cwd'))]).toEqual(['1 /srv/proj', '2 /srv/proj', '3 /srv/proj', '4 /srv/proj']);
+    expect(of('name')).toEqual(['1 Fix failing test', '2 Fix failing test']);
+    expect(of('client')).toEqual(['1 copilot-cli']);
     expect(of('synced')).toEqual([]);
-    expect(of('branch').filter(([, p]) => p !== 1)).toEqual([]);
+    // The seed's store and workspace.yaml have no branch: only the log's (main) is reported.
+    expect([...new Set(of('branch'))]).toEqual(['1 main']);
+    expect(facts.filter((f) => f.session_id !== SID)).toEqual([]);
+  });
+
+  it('events.jsonl holds the primary copies the seed pairs the secondary rows with (same key, within 3600 s)', () => {
+    const events = rowsByFile.get(EVENTS)!;
+    const line = (n: number, type: Row['turn_type']) => events.find((r) => r.source_line === n && r.turn_type === type);
+    expect(line(4, 'user')).toMatchObject({ text: 'fix the failing test', session_id: SID, timestamp_utc: '2026-10-01T09:00:01.200Z' });
+    expect(line(28, 'assistant')).toMatchObject({ text: 'The fixture year was stale; it now reads 2026.', session_id: SID, timestamp_utc: '2026-10-01T09:00:15.000Z' });
+    expect(line(35, 'system')).toMatchObject({ tag: 'bad_line', session_id: SID });
+    const secs = (a: string, b: string) => Math.abs(Date.parse(a) - Date.parse(b)) / 1000;
+    const snapshotPrompt = rowsByFile.get(`${DIR}/rewind-file-snapshots/index.json`)![0];
+    expect(secs(snapshotPrompt.timestamp_utc, line(4, 'user')!.timestamp_utc)).toBeLessThanOrEqual(3600);
+    const reply = rowsByFile.get('.copilot/session-store.db')![2];
+    expect(reply.text).toBe(line(28, 'assistant')!.text);
+    expect(secs(reply.timestamp_utc, line(28, 'assistant')!.timestamp_utc)).toBeLessThanOrEqual(3600);
+    // What no primary holds, and dedup therefore keeps: and run lint, /model, file changed, rewind snapshot.
+    const texts = new Set(events.map((r) => r.text));
+    for (const t of ['and run lint', '/model', 'file changed: /srv/proj/date.test.js tool=apply_patch', 'rewind snapshot: 1 files +1 -1: /srv/proj/date.test.js']) {
+      expect(texts.has(t), t).toBe(false);
+    }
   });
 
   it('marks exactly the store, history and snapshot rows secondary', () => {

@@ -1,4 +1,5 @@
 import type { AgentPlugin } from '../../sdk/types.js';
+import { copilotEventsParser } from './events-parser.js';
 import { copilotHistoryParser } from './history-parser.js';
 import { copilotPermissionsParser } from './permissions-parser.js';
 import { copilotProcessLogParser } from './process-log-parser.js';
@@ -10,10 +11,11 @@ import { copilotWorkspaceParser } from './workspace-parser.js';
 
 export { COPILOT_HOME, COPILOT_PATTERNS } from './paths.js';
 
-/** GitHub Copilot CLI: one parser per file kind of the seed's Parser plan (events.jsonl: issue 4, in progress). */
+/** GitHub Copilot CLI: one parser per file kind of the seed's Parser plan, the event log first. */
 export const copilotCliPlugin: AgentPlugin = {
   agent: 'copilot-cli',
   parsers: [
+    copilotEventsParser,
     copilotWorkspaceParser,
     copilotStoreParser,
     copilotHistoryParser,

@@ -124,6 +124,11 @@ describe('readJsonLines', () => {
     expect(out.every((l) => l.value === undefined)).toBe(true);
   });
 
+  it('names a line of NUL bytes (a crash-cut tail) as such', async () => {
+    const out = await jsonLines(Buffer.concat([Buffer.from('{"a":1}\n'), Buffer.alloc(4096), Buffer.from('\n{"b":2}\n'), Buffer.alloc(10)]));
+    expect(out.map((l) => l.error)).toEqual([undefined, 'only NUL bytes', undefined, 'cut line, no newline at end of file: only NUL bytes']);
+  });
+
   it('reports invalid JSON in the middle of a file and goes on', async () => {
     const out = await jsonLines('{"a":1}\n{oops\n{"b":2}\n');
     expect(out.map((l) => l.error)).toEqual([undefined, 'invalid JSON', undefined]);

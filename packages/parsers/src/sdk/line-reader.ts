@@ -56,7 +56,8 @@ function parseLine(line: number, text: string, cut: boolean, badUtf8: boolean): 
     // A BOM in mid-file (two files concatenated) is not JSON whitespace; parse past it.
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
-    const why = e instanceof RangeError ? 'nested too deep' : 'invalid JSON';
+    // A run of NULs is what a crash leaves where the file system had allocated a block not yet written.
+    const why = e instanceof RangeError ? 'nested too deep' : /^\0+$/.test(text) ? 'only NUL bytes' : 'invalid JSON';
     const reason = cut ? `cut line, no newline at end of file: ${why}` : badUtf8 ? `invalid UTF-8; ${why}` : why;
     return { line, text, error: reason };
   }

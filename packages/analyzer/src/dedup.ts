@@ -78,7 +78,10 @@ class View {
       i = m?.get(i) ?? i + dir;
     }
     if (path.length > 1) {
-      if (!m) this.skip.set(k, (m = new Map()));
+      if (!m) {
+      m = new Map();
+      this.skip.set(k, m);
+    }
       for (const p of path) m.set(p, i);
     }
     return i;
@@ -119,7 +122,10 @@ class Group {
   view(cls: 'P' | 'Pu' | 'Q' | 'U', session: string): View {
     const k = `${cls}\0${session}`;
     let v = this.views.get(k);
-    if (!v) this.views.set(k, (v = new View()));
+    if (!v) {
+      v = new View();
+      this.views.set(k, v);
+    }
     return v;
   }
   add(cls: 'P' | 'Pu' | 'Q' | 'U', c: Cluster, t: number): void {
@@ -149,7 +155,10 @@ export function dedupRows(records: Iterable<DedupRecord>, opts: DedupOptions = {
   const groups = new Map<string, Group>();
   const group = (k: string) => {
     let g = groups.get(k);
-    if (!g) groups.set(k, (g = new Group()));
+    if (!g) {
+      g = new Group();
+      groups.set(k, g);
+    }
     return g;
   };
   const dated: DedupRecord[] = [];

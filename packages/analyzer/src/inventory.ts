@@ -1,0 +1,182 @@
+import type { ManifestRow } from '@aitrail/collector';
+import type { IntegrityProblem } from './integrity.js';
+import type { SessionRecord } from './sessions.js';
+
+/** A parse warning as inventory.json lists it. */
+export interface ParseWarning {
+  file: string;
+  line: number | null;
+  parser: string;
+  message: string;
+}
+
+/** One agent in one home (inventory.json `homes[].agents[]`). */
+export interface AgentInventory {
+  agent: string;
+  artifacts: number;
+  bytes: number;
+  parsed_artifacts: number;
+  manifest_status: Record<string, number>;
+  rows: number;
+  sessions: number;
+  synced_sessions: number;
+  projects: string[];
+  scratch_directories: string[];
+  secret_files: { path: string; size: number | null; sha256: string }[];
+  not_parsed: { file: string; reason: string }[];
+  parse_warnings: ParseWarning[];
+  parse_warnings_total: number;
+}
+
+/** One home (inventory.json `homes[]`). */
+export interface HomeInventory {
+  host: string;
+  user: string;
+  home: string;
+  agents: AgentInventory[];
+}
+
+/** What inventory.json says about one input. */
+export interface CollectionEntry {
+  input: string;
+  host: string;
+  host_recorded: string;
+  os: { platform: string; release: string; arch: string } | null;
+  started_utc: string;
+  ended_utc: string;
+  tool_version: string;
+  catalog: unknown;
+  complete: boolean;
+  manifest_problems: string[];
+  integrity: { ok: boolean; checked: number; mismatched: IntegrityProblem[]; missing: IntegrityProblem[]; extra: IntegrityProblem[]; unreadable: IntegrityProblem[] };
+}
+
+/** Warnings kept per agent; the rest are counted. */
+const MAX_WARNINGS = 500;
+
+interface AgentAcc extends AgentInventory {
+  home: string;
+  projectSet: Set<string>;
+  scratchSet: Set<string>;
+  roots: Set<string>;
+}
+
+/** Collects inventory.json while the analysis runs. */
+export class InventoryBuilder {
+  private readonly homes = new Map<string, { host: string; user: string; home: string; agents: Map<string, AgentAcc> }>();
+
+  /** The entry of one agent in one home, created on first use. */
+  agent(host: string, user: string, agent: string, home = ''): AgentAcc {
+    const hk = `${host}\0${user}`;
+    let h = this.homes.get(hk);
+    if (!h) {
+      h = { host, user, home, agents: new Map() };
+      this.homes.set(hk, h);
+    }
+    if (!h.home && home) h.home = home;
+    let a = h.agents.get(agent);
+    if (!a) {
+      a = { agent, artifacts: 0, bytes: 0, parsed_artifacts: 0, manifest_status: {}, rows: 0, sessions: 0, synced_sessions: 0, projects: [], scratch_directories: [], secret_files: [], not_parsed: [], parse_warnings: [], parse_warnings_total: 0, home: '', projectSet: new Set(), scratchSet: new Set(), roots: new Set() };
+      h.agents.set(agent, a);
+    }
+    if (!a.home && home && home !== '') a.home = home;
+    return a;
+  }
+
+  /** Count an input's manifest rows; flag secret files (path, size, hash only). */
+  addManifest(host: string, rows: ManifestRow[], catalogRoots: (agent: string) => string[] | undefined): void {
+    for (const r of rows) {
+      const a = this.agent(host, r.user, r.agent, r.scope === 'home' ? r.home : '');
+      a.manifest_status[r.status] = (a.manifest_status[r.status] ?? 0) + 1;
+      if (r.status === 'collected') {
+        a.artifacts++;
+        a.bytes += r.bytes_read ?? r.size ?? 0;
+      }
+      if (r.secret) a.secret_files.push({ path: r.source_path, size: r.size, sha256: r.sha256 });
+      if (r.scope === 'home') {
+        const roots = catalogRoots(r.agent) ?? [guessRoot(r.rel)];
+        for (const root of roots) if (root) a.roots.add(root);
+      }
+    }
+  }
+
+  /** A parse warning for a home's agent (kept up to a limit, always counted). */
+  warn(host: string, user: string, agent: string, w: ParseWarning): void {
+    const a = this.agent(host, user, agent);
+    a.parse_warnings_total++;
+    if (a.parse_warnings.length < MAX_WARNINGS) a.parse_warnings.push(w);
+  }
+
+  /** A working directory seen on a kept row; `scratch` when a row says it is the agent's own. */
+  project(host: string, user: string, agent: string, path: string, scratch: boolean): void {
+    if (!path) return;
+    const a = this.agent(host, user, agent);
+    (scratch ? a.scratchSet : a.projectSet).add(path);
+  }
+
+  /** Finish with the sessions: counts, and projects split from scratch directories. */
+  finish(sessions: SessionRecord[]): HomeInventory[] {
+    for (const s of sessions) {
+      const a = this.agent(s.host, s.user, s.agent);
+      a.sessions++;
+      if (s.synced === 'yes') a.synced_sessions++;
+      if (s.project_path) a.projectSet.add(s.project_path);
+      if (s.scratch_directory) a.scratchSet.add(s.scratch_directory);
+    }
+    const out: HomeInventory[] = [];
+    for (const h of [...this.homes.values()].sort((x, y) => cmp(x.host, y.host) || cmp(x.user, y.user))) {
+      const agents: AgentInventory[] = [];
+      for (const a of [...h.agents.values()].sort((x, y) => cmp(x.agent, y.agent))) {
+        const home = a.home || h.home;
+        for (const p of a.projectSet) if (insideRoots(p, home, a.roots)) a.scratchSet.add(p);
+        for (const p of a.scratchSet) a.projectSet.delete(p);
+        const { home: _h, projectSet, scratchSet, roots: _r, ...rest } = a;
+        agents.push({ ...rest, projects: [...projectSet].sort(), scratch_directories: [...scratchSet].sort() });
+      }
+      out.push({ host: h.host, user: h.user, home: h.home, agents });
+    }
+    return out;
+  }
+}
+
+/** A catalog root guessed from a collected path when no catalog is at hand: `.copilot`, `AppData/Local/copilot`. */
+export function guessRoot(rel: string): string {
+  const segs = rel.split('/');
+  if (segs.length < 2) return '';
+  if (segs[0].startsWith('.') && !['.config', '.local', '.cache'].includes(segs[0])) return segs[0];
+  return segs.slice(0, Math.min(3, segs.length - 1)).join('/');
+}
+
+/** The static directory part of a catalog glob: `.copilot/**` gives `.copilot`. */
+export function globRoot(glob: string): string {
+  const segs = glob.split('/');
+  const out: string[] = [];
+  for (const s of segs) {
+    if (/[*?[\]{}!]/.test(s)) break;
+    out.push(s);
+  }
+  if (out.length === segs.length) out.pop(); // a plain file: its directory
+  return out.join('/');
+}
+
+function norm(p: string, fold: boolean): string {
+  const s = p.replace(/\\/g, '/').replace(/\/+$/, '');
+  return fold ? s.toLowerCase() : s;
+}
+
+/** Whether a working directory lies inside one of the agent's catalog roots under this home. */
+export function insideRoots(path: string, home: string, roots: Iterable<string>): boolean {
+  if (!home) return false;
+  const fold = /^[A-Za-z]:[\\/]/.test(home) || home.startsWith('/Users/');
+  const p = norm(path, fold);
+  for (const root of roots) {
+    if (!root) continue;
+    const r = norm(`${home}/${root}`, fold);
+    if (p === r || p.startsWith(r + '/')) return true;
+  }
+  return false;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

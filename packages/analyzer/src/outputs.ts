@@ -1,0 +1,176 @@
+import { join } from 'node:path';
+import { ANALYZER_VERSION } from './version.js';
+import { AtomicFile, writeFileAtomic } from './atomic.js';
+import { CSV_BOM, csvLine, TIMELINE_COLUMNS } from './csv.js';
+import type { DedupDrop } from './dedup.js';
+import { type FactStore, fillFromFacts, sessionKey } from './facts.js';
+import type { CollectionEntry, InventoryBuilder } from './inventory.js';
+import { mergeRuns, type TimelineRow } from './runs.js';
+import { SessionAccumulator, type SessionRecord } from './sessions.js';
+import type { KeptCounts } from './summary.js';
+
+/** Where the outputs were written. */
+export interface OutputPaths {
+  timelineCsv: string;
+  timelineJsonl: string;
+  sessions: string;
+  inventory: string;
+  duplicates: string;
+}
+
+/** A row as timeline.jsonl writes it: the columns in order, then tag. */
+export function outputRow(r: TimelineRow): Record<string, string | number | null> {
+  const o: Record<string, string | number | null> = {};
+  for (const c of TIMELINE_COLUMNS) o[c] = r[c] as string | number | null;
+  o.tag = r.tag ?? '';
+  return o;
+}
+
+/** Inputs of {@link writeOutputs}. */
+export interface WriteInput {
+  out: string;
+  tmp: string;
+  runs: string[];
+  drops: Map<number, DedupDrop>;
+  facts: FactStore;
+  inv: InventoryBuilder;
+  collections: CollectionEntry[];
+  syncAgents: Set<string>;
+  options: Record<string, unknown>;
+  onRow?: (n: number) => void;
+}
+
+/**
+ * The last pass: merge the sorted runs, drop duplicates, fill project and branch from facts,
+ * write timeline.csv and timeline.jsonl as the rows go by, and accumulate sessions, inventory
+ * and duplicates. Every file goes to a temporary name and is renamed when complete.
+ */
+export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths; sessions: SessionRecord[]; kept: KeptCounts; rows: number; duplicates: number; warnings: number }> {
+  const files: OutputPaths = {
+    timelineCsv: join(w.out, 'timeline.csv'),
+    timelineJsonl: join(w.out, 'timeline.jsonl'),
+    sessions: join(w.out, 'sessions.jsonl'),
+    inventory: join(w.out, 'inventory.json'),
+    duplicates: join(w.out, 'duplicates.jsonl'),
+  };
+  const csv = new AtomicFile(files.timelineCsv);
+  const jsonl = new AtomicFile(files.timelineJsonl);
+  const sessions = new SessionAccumulator();
+  const kept: KeptCounts = new Map();
+  // Rows a duplicates.jsonl line needs: the dropped rows and the rows they matched.
+  const wanted = new Set<number>();
+  for (const d of w.drops.values()) {
+    wanted.add(d.kept);
+    wanted.add(d.paired);
+  }
+  const held = new Map<number, Record<string, string | number | null>>();
+  const droppedOrder: number[] = [];
+  let rows = 0;
+  try {
+    await csv.write(CSV_BOM + csvLine(TIMELINE_COLUMNS));
+    let csvBuf = '';
+    let jsonBuf = '';
+    for await (const r of mergeRuns(w.runs, w.tmp)) {
+      const scope = sessionKey(r.host, r.user, r.agent, r.session_id);
+      fillFromFacts(r, w.facts, scope);
+      const dropped = w.drops.has(r.ord);
+      sessions.add(r, !dropped);
+      if (dropped || wanted.has(r.ord)) held.set(r.ord, outputRow(r));
+      if (dropped) {
+        droppedOrder.push(r.ord);
+        continue;
+      }
+      rows++;
+      const a = w.inv.agent(r.host, r.user, r.agent);
+      a.rows++;
+      if (r.tag === 'scratch_directory') w.inv.project(r.host, r.user, r.agent, r.project_path || r.text.replace(/^scratch directory: /, '').replace(/ \(.*$/, ''), true);
+      else if (r.project_path) w.inv.project(r.host, r.user, r.agent, r.project_path, false);
+      countKept(kept, r);
+      csvBuf += csvLine(TIMELINE_COLUMNS.map((c) => r[c] as string | number | null));
+      jsonBuf += JSON.stringify(outputRow(r)) + '\n';
+      if (csvBuf.length + jsonBuf.length > 1 << 20) {
+        await csv.write(csvBuf);
+        await jsonl.write(jsonBuf);
+        csvBuf = '';
+        jsonBuf = '';
+        w.onRow?.(rows);
+      }
+    }
+    await csv.write(csvBuf);
+    await jsonl.write(jsonBuf);
+    await csv.commit();
+    await jsonl.commit();
+  } catch (e) {
+    await csv.abort();
+    await jsonl.abort();
+    throw e;
+  }
+
+  const dup = new AtomicFile(files.duplicates);
+  try {
+    for (const ord of droppedOrder) {
+      const d = w.drops.get(ord)!;
+      await dup.write(JSON.stringify({ dropped: held.get(ord), kept: held.get(d.kept) ?? null, paired_with: held.get(d.paired) ?? null }) + '\n');
+    }
+    await dup.commit();
+  } catch (e) {
+    await dup.abort();
+    throw e;
+  }
+
+  const recs = sessions.finish(w.facts, (agent) => w.syncAgents.has(agent));
+  const sf = new AtomicFile(files.sessions);
+  try {
+    for (const s of recs) await sf.write(JSON.stringify(s) + '\n');
+    await sf.commit();
+  } catch (e) {
+    await sf.abort();
+    throw e;
+  }
+
+  const homes = w.inv.finish(recs);
+  let warnings = 0;
+  const totals = { hosts: new Set(w.collections.map((c) => c.host)).size, homes: homes.length, artifacts: 0, bytes: 0, parsed_artifacts: 0, rows, duplicates: droppedOrder.length, sessions: recs.length, synced_sessions: 0, projects: 0, scratch_directories: 0, secret_files: 0, parse_warnings: 0, integrity_ok: w.collections.every((c) => c.integrity.ok) };
+  for (const h of homes) {
+    for (const a of h.agents) {
+      totals.artifacts += a.artifacts;
+      totals.bytes += a.bytes;
+      totals.parsed_artifacts += a.parsed_artifacts;
+      totals.synced_sessions += a.synced_sessions;
+      totals.projects += a.projects.length;
+      totals.scratch_directories += a.scratch_directories.length;
+      totals.secret_files += a.secret_files.length;
+      totals.parse_warnings += a.parse_warnings_total;
+      warnings += a.parse_warnings_total;
+    }
+  }
+  const inventory = {
+    format: 'aitrail-inventory',
+    format_version: 1,
+    analyzer: { version: ANALYZER_VERSION, options: w.options },
+    collections: w.collections,
+    homes,
+    totals,
+    outputs: { timeline_csv: 'timeline.csv', timeline_jsonl: 'timeline.jsonl', sessions: 'sessions.jsonl', duplicates: 'duplicates.jsonl' },
+  };
+  await writeFileAtomic(files.inventory, JSON.stringify(inventory, null, 2) + '\n');
+  return { files, sessions: recs, kept, rows, duplicates: droppedOrder.length, warnings };
+}
+
+function countKept(kept: KeptCounts, r: TimelineRow): void {
+  const k = `${r.host}\0${r.user}\0${r.agent}`;
+  let c = kept.get(k);
+  if (!c) {
+      c = { host: r.host, user: r.user, agent: r.agent, prompts: 0, tool_calls: 0, permission_decisions: 0, rows: 0, models: new Set(), first: '', last: '' };
+      kept.set(k, c);
+    }
+  c.rows++;
+  if (r.turn_type === 'user') c.prompts++;
+  if (r.turn_type === 'tool_use') c.tool_calls++;
+  if (r.tag === 'permission_decision') c.permission_decisions++;
+  if (r.model && r.tag !== 'utility_model') c.models.add(r.model);
+  if (r.timestamp_utc) {
+    if (!c.first || r.timestamp_utc < c.first) c.first = r.timestamp_utc;
+    if (r.timestamp_utc > c.last) c.last = r.timestamp_utc;
+  }
+}

@@ -1,0 +1,118 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { CollectionInfo, ManifestRow } from '@aitrail/collector';
+import { safeJoin } from './safe-path.js';
+
+/** A member of a collection: a file under `homes/`, `projects/` or `system/`. */
+export interface MemberInfo {
+  name: string;
+  size: number;
+  /** Set when the member is not a regular file (a link in an unpacked directory): never read. */
+  problem?: string;
+}
+
+/** One input of `analyze`: an archive or an unpacked collection directory. */
+export interface CollectionSource {
+  /** The input as the user named it. */
+  label: string;
+  info: CollectionInfo;
+  manifest: ManifestRow[];
+  /** Problems found reading collection.json or manifest.jsonl (bad lines...). */
+  problems: string[];
+  /** Every member present besides collection.json and manifest.jsonl. */
+  members(): MemberInfo[];
+  /** The bytes of one member. */
+  openMember(archivePath: string): AsyncIterable<Buffer>;
+  /** Copy members into `dir`, each under its base name (SQLite files with their sidecars). */
+  materialize(archivePaths: string[], dir: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Names of the two metadata members every collection has. */
+export const METADATA_MEMBERS = new Set(['collection.json', 'manifest.jsonl']);
+
+/** Parse collection.json and manifest.jsonl text; bad manifest lines become problems, not crashes. */
+export function parseCollectionText(label: string, infoText: string, manifestText: string): { info: CollectionInfo; manifest: ManifestRow[]; problems: string[] } {
+  const problems: string[] = [];
+  let info: CollectionInfo;
+  try {
+    info = JSON.parse(infoText) as CollectionInfo;
+  } catch (e) {
+    throw new Error(`${label}: expected collection.json to be JSON, found a parse error (${(e as Error).message}); is this an aitrail collection?`);
+  }
+  if (info?.format !== 'aitrail-collection') {
+    throw new Error(`${label}: expected collection.json with format "aitrail-collection", found ${JSON.stringify(info?.format)}; is this an aitrail collection?`);
+  }
+  const manifest: ManifestRow[] = [];
+  const lines = manifestText.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (line === '') continue;
+    try {
+      const row = JSON.parse(line) as ManifestRow;
+      if (typeof row?.archive_path !== 'string' || typeof row.rel !== 'string' || typeof row.status !== 'string') throw new Error('missing rel, status or archive_path');
+      manifest.push(row);
+    } catch (e) {
+      problems.push(`manifest.jsonl line ${i + 1}: expected a manifest row (JSON object), found ${(e as Error).message}`);
+    }
+  }
+  return { info, manifest, problems };
+}
+
+async function walk(root: string, dir: string, out: MemberInfo[]): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const full = join(dir, e.name);
+    const name = full.slice(root.length + 1).split(sep).join('/');
+    if (e.isDirectory()) await walk(root, full, out);
+    else if (e.isFile()) out.push({ name, size: (await lstat(full)).size });
+    else out.push({ name, size: 0, problem: 'not a regular file (a link or special file in the unpacked collection); not read' });
+  }
+}
+
+/** An unpacked collection directory: collection.json, manifest.jsonl and the member files. */
+export async function openDirectorySource(dir: string): Promise<CollectionSource> {
+  const root = await realpath(dir);
+  const read = async (name: string) => {
+    try {
+      return await readFile(join(root, name), 'utf8');
+    } catch {
+      throw new Error(`${dir}: expected an aitrail collection (a .zip, or a folder with collection.json and manifest.jsonl), found no ${name}; point analyze at the archive or the unpacked folder`);
+    }
+  };
+  const { info, manifest, problems } = parseCollectionText(dir, await read('collection.json'), await read('manifest.jsonl'));
+  const all: MemberInfo[] = [];
+  await walk(root, root, all);
+  const members = all.filter((m) => !METADATA_MEMBERS.has(m.name));
+  // A member is only ever opened through this guard: the name must stay inside the folder, and
+  // so must its real path (a link planted in the unpacked tree is refused).
+  const resolveMember = async (name: string) => {
+    const full = safeJoin(root, name);
+    const real = await realpath(full);
+    if (!real.startsWith(root + sep)) throw new Error(`${name}: expected a file inside ${root}, found a path resolving to ${real}; not read`);
+    const st = await lstat(real);
+    if (!st.isFile()) throw new Error(`${name}: expected a regular file, found another kind; not read`);
+    return real;
+  };
+  return {
+    label: dir,
+    info,
+    manifest,
+    problems,
+    members: () => members,
+    async *openMember(name: string) {
+      const path = await resolveMember(name);
+      for await (const chunk of createReadStream(path)) yield chunk as Buffer;
+    },
+    async materialize(names: string[], to: string) {
+      for (const name of names) {
+        const path = await resolveMember(name);
+        await pipeline(createReadStream(path), createWriteStream(join(to, name.split('/').pop()!), { mode: 0o600 }));
+      }
+    },
+    close: async () => {},
+  };
+}

@@ -1,0 +1,47 @@
+import type { SessionRecord } from './sessions.js';
+
+/** Per host/user/agent counts gathered on the output pass. */
+export type KeptCounts = Map<string, { host: string; user: string; agent: string; prompts: number; tool_calls: number; permission_decisions: number; rows: number; models: Set<string>; first: string; last: string }>;
+
+/** The closing summary of one host/user/agent (printed, or `--json`). */
+export interface SummaryEntry {
+  host: string;
+  user: string;
+  agent: string;
+  sessions: number;
+  prompts: number;
+  tool_calls: number;
+  permission_decisions: number;
+  rows: number;
+  models: string[];
+  first_activity: string;
+  last_activity: string;
+}
+
+/** Build the summary from the kept-row counts and the sessions. */
+export function buildSummary(sessions: SessionRecord[], kept: KeptCounts): SummaryEntry[] {
+  const bySessions = new Map<string, number>();
+  for (const s of sessions) {
+    const k = `${s.host}\0${s.user}\0${s.agent}`;
+    bySessions.set(k, (bySessions.get(k) ?? 0) + 1);
+  }
+  const out: SummaryEntry[] = [];
+  for (const [k, c] of kept) {
+    out.push({ host: c.host, user: c.user, agent: c.agent, sessions: bySessions.get(k) ?? 0, prompts: c.prompts, tool_calls: c.tool_calls, permission_decisions: c.permission_decisions, rows: c.rows, models: [...c.models].sort(), first_activity: c.first, last_activity: c.last });
+  }
+  out.sort((a, b) => (a.host + '\0' + a.user + '\0' + a.agent < b.host + '\0' + b.user + '\0' + b.agent ? -1 : 1));
+  return out;
+}
+
+/** The summary as lines for a terminal. */
+export function formatSummary(entries: SummaryEntry[], out: string): string {
+  const lines: string[] = [];
+  if (entries.length === 0) lines.push('No agent activity found.');
+  for (const e of entries) {
+    lines.push(`${e.host} / ${e.user} / ${e.agent}: ${e.sessions} sessions, ${e.prompts} prompts, ${e.tool_calls} tool calls, ${e.permission_decisions} permission decisions`);
+    lines.push(`  models: ${e.models.length ? e.models.join(', ') : '-'}`);
+    lines.push(`  activity: ${e.first_activity || '-'} .. ${e.last_activity || '-'}`);
+  }
+  lines.push(`Outputs in ${out}: timeline.csv, timeline.jsonl, sessions.jsonl, inventory.json, duplicates.jsonl`);
+  return lines.join('\n');
+}

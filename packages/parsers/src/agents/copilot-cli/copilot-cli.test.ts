@@ -87,7 +87,8 @@ describe('copilot-cli golden test over fixtures/homes/seed-copilot', () => {
   });
 
   it('workspace.yaml: session name and session metadata at created_at; no sync row (mc_ keys null); no scratch row (events.jsonl present)', () => {
-    const f = { session_id: SID, project_path: '/srv/proj', timestamp_utc: '2026-10-01T09:00:00.000Z' };
+    // project_path empty: the analyzer fills it from the facts below (the log's cwd first).
+    const f = { session_id: SID, timestamp_utc: '2026-10-01T09:00:00.000Z' };
     expect(rowsByFile.get(`${DIR}/workspace.yaml`)).toEqual([
       sys('session name: Fix failing test', { ...f, source_line: 4, tag: 'session_name' }),
       sys('session metadata: user_named=false forks=0 compactions=0 client=copilot-cli', { ...f, source_line: 5, tag: 'session_metadata' }),

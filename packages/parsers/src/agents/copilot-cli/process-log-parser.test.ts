@@ -78,3 +78,29 @@ describe('process log parser', () => {
     }
   });
 });
+
+describe('process log parser on a failing stream', () => {
+  it('keeps the rows read so far and ends with one unreadable row', async () => {
+    const a = {
+      rel: REL,
+      user: 'u',
+      host: 'h',
+      scope: 'home' as const,
+      size: 0,
+      mtime: '',
+      sha256: '',
+      localPath: async () => '',
+      sibling: () => undefined,
+      async *stream() {
+        yield Buffer.from(SEED);
+        throw new Error('EIO: i/o error');
+      },
+    };
+    const { rows } = await runParser(copilotProcessLogParser, a);
+    expect(rows.map((r) => [r.tag, r.session_id, r.source_line])).toEqual([
+      ['signed_in', SID, 2],
+      ['unreadable', '', 3],
+    ]);
+    expect(rows[1].text).toBe('parser: unreadable file (read failed after line 3: EIO: i/o error)');
+  });
+});

@@ -1,5 +1,5 @@
 import { readLines } from '../../sdk/line-reader.js';
-import { makeRow } from '../../sdk/row.js';
+import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, Parser, Row } from '../../sdk/types.js';
 import { copilotParser } from './common.js';
@@ -38,26 +38,39 @@ async function* parseProcessLog(a: Artifact): AsyncGenerator<Row> {
   const ids = new Set<string>();
   const buffered: SignIn[] = [];
   let overflowFrom = 0; // first line not buffered, when the buffer filled up
-  for await (const l of readLines(a.stream())) {
-    const m = LINE.exec(l.text);
-    if (!m) continue;
-    const w = WORKSPACE.exec(m[2]);
-    // Two ids are enough to know the file names no single session; stop growing the set.
-    if (w && ids.size < 2) ids.add(w[1].toLowerCase());
-    const s = signIn(l.line, m);
-    if (s && overflowFrom === 0) {
-      if (buffered.length < MAX_BUFFERED) buffered.push(s);
-      else overflowFrom = l.line;
+  let lastLine = 0;
+  try {
+    for await (const l of readLines(a.stream())) {
+      lastLine = l.line;
+      const m = LINE.exec(l.text);
+      if (!m) continue;
+      const w = WORKSPACE.exec(m[2]);
+      // Two ids are enough to know the file names no single session; stop growing the set.
+      if (w && ids.size < 2) ids.add(w[1].toLowerCase());
+      const s = signIn(l.line, m);
+      if (s && overflowFrom === 0) {
+        if (buffered.length < MAX_BUFFERED) buffered.push(s);
+        else overflowFrom = l.line;
+      }
     }
+  } catch (e) {
+    // The rows read so far stand; the session id is then only as good as the lines seen.
+    for (const s of buffered) yield row(s, ids.size === 1 ? [...ids][0] : '');
+    yield unreadableRow(`read failed after line ${lastLine}: ${(e as Error).message}`, { source_line: lastLine || null });
+    return;
   }
   const session_id = ids.size === 1 ? [...ids][0] : '';
   for (const s of buffered) yield row(s, session_id);
   if (overflowFrom === 0) return;
-  for await (const l of readLines(a.stream())) {
-    if (l.line < overflowFrom) continue;
-    const m = LINE.exec(l.text);
-    const s = m ? signIn(l.line, m) : undefined;
-    if (s) yield row(s, session_id);
+  try {
+    for await (const l of readLines(a.stream())) {
+      if (l.line < overflowFrom) continue;
+      const m = LINE.exec(l.text);
+      const s = m ? signIn(l.line, m) : undefined;
+      if (s) yield row(s, session_id);
+    }
+  } catch (e) {
+    yield unreadableRow(`second read failed: ${(e as Error).message}`);
   }
 }
 

@@ -17,7 +17,7 @@ const EXPECTED = '{"snapshots": [{...}, ...]}';
  * The older shape differs: `version` for `schema`, per-file entries without `path` (the paths
  * sit in a top-level `filePathMap` under the same keys) and without line counts, the snapshot's
  * counts as `workspaceLinesAdded`/`workspaceLinesRemoved` (the workspace's diff, when present at
- * all), plus `gitCommit`/`gitBranch` (the branch fills git_branch).
+ * all), plus `gitCommit`/`gitBranch`, not read: project and branch come from the session's facts.
  */
 export const copilotSnapshotsParser: Parser = copilotParser({
   name: 'rewind-snapshots',
@@ -49,7 +49,7 @@ async function* parseSnapshots(a: Artifact, ctx: ParseContext): AsyncGenerator<R
     }
     const ts = normalizeTimestamp(s.timestamp);
     if (!ts.ok && s.timestamp !== undefined) ctx.warn(`snapshot ${source_line}: ${ts.reason}`, source_line);
-    const fields: Partial<Row> = { session_id, git_branch: asString(s.gitBranch) ?? '', timestamp_utc: ts.ok ? ts.value : '', source_line };
+    const fields: Partial<Row> = { session_id, timestamp_utc: ts.ok ? ts.value : '', source_line };
     const prompt = asString(s.userMessage) ?? '';
     if (prompt !== '') yield makeRow('user', prompt, fields);
     yield makeRow('system', snapshotText(s, pathMap), { ...fields, tag: 'rewind_snapshot' });

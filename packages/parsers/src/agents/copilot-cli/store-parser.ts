@@ -19,6 +19,12 @@ export const CHECKPOINT_COLUMNS = ['overview', 'history', 'work_done', 'technica
  * session-store.db, the cross-session "chronicle" store, read through its WAL. Secondary: its
  * turns repeat the event log's prompts and replies, written at the end of each turn, so their
  * copies may sit minutes from the original (tolerance one hour).
+ *
+ * Rows, table by table, source_line the rowid, session_id/project_path/git_branch from sessions:
+ * sessions `session name: <summary>`; turns user and assistant; session_files
+ * `file changed: <path> tool=<tool or ->`; session_refs `reference: <type> <value>`; checkpoints
+ * `checkpoint <n>: <title or ->` then `<column>: <value>` per non-null column on its own line;
+ * forge_trajectory_events tool_use and tool_result (`[exit N] ` when non-zero).
  */
 export const copilotStoreParser: Parser = copilotParser({
   name: 'session-store',

@@ -31,7 +31,8 @@ const parse = (body: string, withEvents = true) => parseText(copilotWorkspacePar
 describe('workspace.yaml parser', () => {
   it('gives the seed session name and metadata rows at created_at, and no sync row for null mc_ keys', async () => {
     const { rows, facts } = await parse(SEED);
-    const fields = { session_id: SID, project_path: '/srv/proj', git_branch: '', model: '', tool_name: '', tool_use_id: '', turn_type: 'system', timestamp_utc: '2026-10-01T09:00:00.000Z' };
+    // project_path stays empty: the analyzer fills it from the facts (the log's cwd first).
+    const fields = { session_id: SID, project_path: '', git_branch: '', model: '', tool_name: '', tool_use_id: '', turn_type: 'system', timestamp_utc: '2026-10-01T09:00:00.000Z' };
     expect(rows).toEqual([
       { ...fields, text: 'session name: Fix failing test', source_line: 4, tag: 'session_name' },
       { ...fields, text: 'session metadata: user_named=false forks=0 compactions=0 client=copilot-cli', source_line: 5, tag: 'session_metadata' },
@@ -48,7 +49,7 @@ describe('workspace.yaml parser', () => {
     const { rows, facts } = await parse(body);
     expect(rows[2]).toEqual({
       session_id: SID,
-      project_path: '/srv/proj',
+      project_path: '',
       git_branch: '',
       model: '',
       tool_name: '',
@@ -77,11 +78,11 @@ describe('workspace.yaml parser', () => {
     expect(rows.map((r) => r.text)).toEqual(['session metadata: user_named= forks= compactions= client=']);
   });
 
-  it('reads the older summary key as the name, and the branch key as a fact', async () => {
+  it('reads the older summary key as the name', async () => {
     const { rows, facts } = await parse(`id: ${SID}\ncwd: /w\nbranch: issue-3\nsummary: "請將最終結果寫入"\nsummary_count: 0\ncreated_at: 2026-04-06T14:12:01.949Z\n`);
-    expect(rows[0]).toMatchObject({ text: 'session name: 請將最終結果寫入', tag: 'session_name', git_branch: 'issue-3', source_line: 4 });
+    expect(rows[0]).toMatchObject({ text: 'session name: 請將最終結果寫入', tag: 'session_name', git_branch: '', source_line: 4 });
     expect(rows[1].text).toBe('session metadata: user_named= forks= compactions=0 client=');
-    expect(facts).toContainEqual({ session_id: SID, key: 'branch', value: 'issue-3', priority: 2 });
+    expect(facts.filter((f) => f.key === 'branch')).toEqual([]);
     expect(facts).toContainEqual({ session_id: SID, key: 'name', value: '請將最終結果寫入', priority: 1 });
   });
 

@@ -14,7 +14,7 @@ const MAX_ALIASES = 100;
  * for a session with no events.jsonl, its scratch directory. Primary (not secondary): its name
  * row is the one the store's copy is deduplicated against.
  *
- * Rows, all with the session's cwd and branch: `session name:` (from `name`, or `summary` in
+ * Rows: `session name:` (from `name`, or `summary` in
  * older files; none when both are absent), `session metadata:`, then `session synced:` and
  * `scratch directory:` when they apply. source_line is the line of the key each row is read from.
  */
@@ -41,15 +41,14 @@ async function* parseWorkspace(a: Artifact, ctx: ParseContext): AsyncGenerator<R
   const str = (k: string): string => asString(w[k]) ?? '';
   const session_id = sessionIdFromRel(a.rel) || str('id');
   const cwd = str('cwd');
-  const branch = str('branch');
   const created = normalizeTimestamp(w.created_at);
   if (!created.ok && w.created_at !== undefined && w.created_at !== null) ctx.warn(`workspace.yaml created_at: ${created.reason}`, lines.get('created_at'));
-  const base = { session_id, project_path: cwd, git_branch: branch, timestamp_utc: created.ok ? created.value : '' };
+  // project_path and git_branch stay empty: the analyzer fills them from the session's facts,
+  // where the log's latest cwd outranks this file's (seed, Columns).
+  const base = { session_id, timestamp_utc: created.ok ? created.value : '' };
   const line = (k: string): number | null => lines.get(k) ?? null;
 
   if (cwd) ctx.fact({ session_id, key: 'cwd', value: cwd, priority: 2 });
-  // The branch the runtime recorded for the session; better than the store's, which repeats it.
-  if (branch) ctx.fact({ session_id, key: 'branch', value: branch, priority: 2 });
   const nameKey = str('name') !== '' ? 'name' : 'summary';
   const name = str(nameKey);
   if (name !== '') {
@@ -70,7 +69,8 @@ async function* parseWorkspace(a: Artifact, ctx: ParseContext): AsyncGenerator<R
     yield makeRow('system', text, { ...base, timestamp_utc: toUtc(a.mtime), source_line: line('mc_session_id'), tag: 'sync' });
   }
   if (cwd !== '' && a.sibling('events.jsonl') === undefined) {
-    yield makeRow('system', `scratch directory: ${cwd}`, { ...base, source_line: line('cwd'), tag: 'scratch_directory' });
+    // The one row that names its directory: project_path is the scratch directory itself.
+    yield makeRow('system', `scratch directory: ${cwd}`, { ...base, project_path: cwd, source_line: line('cwd'), tag: 'scratch_directory' });
   }
 }
 

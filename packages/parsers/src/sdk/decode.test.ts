@@ -45,6 +45,33 @@ describe('decode: both encodings read the same', () => {
     });
   }
 
+  it('reads any data object the same after the stringified encoding of seed 001', () => {
+    // Seed 001: scalars become strings, objects and arrays serialized JSON, null stays null.
+    const stringify = (v: unknown) => (v === null ? null : typeof v === 'object' ? JSON.stringify(v) : String(v));
+    const data = fc.record({
+      b: fc.boolean(),
+      n: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })).map((x) => x + 0),
+      s: fc.string(),
+      o: fc.dictionary(fc.string(), fc.jsonValue()),
+      a: fc.array(fc.jsonValue()),
+      z: fc.constant(null),
+    });
+    fc.assert(
+      fc.property(data, (d) => {
+        const s = Object.fromEntries(Object.entries(d).map(([k, v]) => [k, stringify(v)]));
+        for (const enc of [d, s]) {
+          expect(asBool(enc.b)).toBe(d.b);
+          expect(asNumber(enc.n)).toBe(d.n);
+          expect(asString(enc.s)).toBe(d.s);
+          expect(asObject(enc.o)).toEqual(d.o);
+          expect(asArray(enc.a)).toEqual(d.a);
+          expect(asString(enc.z)).toBeUndefined();
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('reads a whole line in either encoding to the same values', () => {
     const line = (data: unknown) => ({ type: 'session.start', data });
     const read = (l: unknown) => ({

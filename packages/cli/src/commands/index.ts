@@ -1,4 +1,17 @@
 import type { Command } from '@oclif/core';
+import { AnalyzeCommand } from './analyze.js';
+import { CatalogCommand } from './catalog.js';
+import { CollectCommand } from './collect.js';
+import { ParsersCommand } from './parsers.js';
+import { ScanCommand } from './scan.js';
+import { VerifyCommand } from './verify.js';
 
 /** The explicit command map oclif loads (package.json `oclif.commands`). */
-export const COMMANDS: Record<string, Command.Class> = {};
+export const COMMANDS: Record<string, Command.Class> = {
+  analyze: AnalyzeCommand,
+  catalog: CatalogCommand,
+  collect: CollectCommand,
+  parsers: ParsersCommand,
+  scan: ScanCommand,
+  verify: VerifyCommand,
+};

@@ -1,0 +1,82 @@
+import { AnalyzeError, type AnalyzeResult, analyze, formatSummary, globRoot } from '@aitrail/analyzer';
+import { type Catalog, CatalogError, loadCatalogs } from '@aitrail/collector';
+import { Args, type Command, Command as OclifCommand, Flags } from '@oclif/core';
+import { type LoadedPlugin, loadPlugins, PluginError } from '../plugins.js';
+import { createProgress } from '../progress.js';
+
+/** Flags shared by `analyze` and `scan`. */
+export const analyzeFlags = {
+  out: Flags.string({ description: 'output directory', default: './aitrail-out' }),
+  'include-thinking': Flags.boolean({ description: 'emit thinking rows (the model reasoning text)' }),
+  plugin: Flags.string({ description: 'a plugin package name or path (repeatable; also AITRAIL_PLUGINS)', multiple: true }),
+  dedup: Flags.boolean({ description: 'drop the copies secondary stores keep of primary rows (--no-dedup keeps everything)', default: true, allowNo: true }),
+  strict: Flags.boolean({ description: 'stop with no output when any member fails the integrity check' }),
+  json: Flags.boolean({ description: 'print the summary as JSON on stdout' }),
+};
+
+/** Load plugins or stop with a usage error (exit 2). */
+export async function loadPluginsOrFail(cmd: Command, specs: string[] | undefined): Promise<LoadedPlugin[]> {
+  try {
+    return await loadPlugins(specs);
+  } catch (e) {
+    if (e instanceof PluginError) cmd.error(e.message, { exit: 2 });
+    throw e;
+  }
+}
+
+/** The built-in catalogs plus the plugins' own; a bad plugin catalog is a usage error. */
+export function catalogsWithPlugins(cmd: Command, plugins: LoadedPlugin[], files: string[] = []): Catalog[] {
+  try {
+    return loadCatalogs({ files, texts: plugins.filter((p) => p.plugin.catalog).map((p) => ({ source: `plugin ${p.spec}`, text: p.plugin.catalog! })) });
+  } catch (e) {
+    if (e instanceof CatalogError) cmd.error(e.message, { exit: 2 });
+    throw e;
+  }
+}
+
+/** Run the analysis with progress on stderr and the summary on stdout. */
+export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: string; 'include-thinking': boolean; dedup: boolean; strict: boolean; json: boolean }, plugins: LoadedPlugin[], catalogs: Catalog[]): Promise<AnalyzeResult> {
+  const roots = new Map<string, string[]>();
+  for (const c of catalogs) roots.set(c.agent, [...new Set(c.collect.map(globRoot).filter(Boolean))]);
+  const progress = createProgress({ label: 'analyze' });
+  let phase = '';
+  let res: AnalyzeResult;
+  try {
+    res = await analyze(
+      { inputs, out: flags.out, includeThinking: flags['include-thinking'], plugins: plugins.map((p) => p.plugin), dedup: flags.dedup, strict: flags.strict, catalogRoots: roots },
+      {
+        phase: (name, total) => {
+          phase = name;
+          progress.update({ phase, done: 0, total });
+        },
+        tick: (done) => progress.update({ phase, done }),
+        warn: (m) => progress.log(`warning: ${m}`),
+      },
+    );
+  } catch (e) {
+    progress.stop();
+    if (e instanceof AnalyzeError) cmd.error(e.message, { exit: 2 });
+    cmd.error(`analyze failed: ${(e as Error).message}; outputs already in ${flags.out} were left as they were`, { exit: 1 });
+  }
+  progress.stop();
+  if (!res.integrityOk) process.stderr.write('warning: some members failed the integrity check and were not parsed; see inventory.json collections[].integrity\n');
+  if (flags.json) process.stdout.write(`${JSON.stringify({ out: res.out, integrity_ok: res.integrityOk, rows: res.rows, duplicates: res.duplicates, sessions: res.sessions, parse_warnings: res.warnings, summary: res.summary }, null, 2)}\n`);
+  else process.stdout.write(`${formatSummary(res.summary, res.out)}\n`);
+  return res;
+}
+
+/** `aitrail analyze INPUT...`: collections into one timeline, sessions list and inventory. */
+export class AnalyzeCommand extends OclifCommand {
+  static override description = 'Analyze one or more collections (.zip or unpacked folder) offline into timeline.csv/jsonl, sessions.jsonl, inventory.json and duplicates.jsonl.';
+  static override examples = ['<%= config.bin %> analyze collection.zip', '<%= config.bin %> analyze host1.zip host2.zip --out case-42', '<%= config.bin %> analyze collection.zip --plugin aitrail-plugin-example --json'];
+  static override strict = false;
+  static override args = { input: Args.string({ description: 'collection archives (.zip) or unpacked collection folders', required: true }) };
+  static override flags = analyzeFlags;
+
+  override async run(): Promise<void> {
+    const { flags, argv } = await this.parse(AnalyzeCommand);
+    const plugins = await loadPluginsOrFail(this, flags.plugin);
+    const catalogs = catalogsWithPlugins(this, plugins);
+    await runAnalysis(this, argv as string[], flags, plugins, catalogs);
+  }
+}

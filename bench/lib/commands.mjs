@@ -1,0 +1,109 @@
+// The measured commands and their baselines, each one child process, so time and peak RSS are
+// the program's own; a command that has not landed yet yields {unavailable: why}.
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { measure } from './measure.mjs';
+import { CLI, ROOT } from './packages.mjs';
+
+const WORKERS = join(ROOT, 'bench', 'workers');
+export const OUT = join(ROOT, 'bench', '.work', 'out');
+
+export function haveTool(name) {
+  return spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).status === 0;
+}
+
+const probes = new Map();
+/** Whether `aitrail <name>` exists in the built CLI (probed once with --help). */
+export function cliHas(name) {
+  if (!probes.has(name)) {
+    if (!existsSync(join(ROOT, 'packages', 'cli', 'dist', 'commands', 'index.js'))) probes.set(name, 'packages/cli/dist is missing: run pnpm build');
+    else {
+      const r = spawnSync('node', [CLI, name, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+      probes.set(name, r.status === 0 ? true : `aitrail ${name} is not available yet (${(r.stderr || r.stdout).trim().split('\n')[0] || `exit ${r.status}`})`);
+    }
+  }
+  return probes.get(name);
+}
+
+function fail(what, r) {
+  return { unavailable: `${what} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ').slice(0, 400)}` };
+}
+
+export function homeOf(corpus) {
+  return join(corpus.dir, corpus.homes[0]);
+}
+
+export function archiveOf(corpus) {
+  return join(OUT, `collect-${corpus.label}.zip`);
+}
+
+/** aitrail collect over the corpus's home into its archive (kept for analyze). */
+export async function runCollect(corpus) {
+  const has = cliHas('collect');
+  if (has !== true) return { unavailable: has };
+  mkdirSync(OUT, { recursive: true });
+  const out = archiveOf(corpus);
+  for (const f of [out, `${out}.sha256`, `${out}.partial`]) rmSync(f, { force: true });
+  const r = await measure('node', [CLI, 'collect', '--home', homeOf(corpus), '--out', out]);
+  if (r.code !== 0 || !existsSync(out)) return fail('aitrail collect', r);
+  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes };
+}
+
+/** Baseline: zip -r -6 of the same .copilot tree (optionally followed by sha256sum of every file). */
+export async function runZip(corpus, withHash) {
+  if (!haveTool('zip')) return { unavailable: 'zip is not installed (apt-get install -y zip)' };
+  if (withHash && !haveTool('sha256sum')) return { unavailable: 'sha256sum is not installed (coreutils)' };
+  mkdirSync(OUT, { recursive: true });
+  const out = join(OUT, `zip-${corpus.label}.zip`);
+  rmSync(out, { force: true });
+  const script = withHash ? `zip -qr -6 '${out}' .copilot && find .copilot -type f -print0 | xargs -0 sha256sum > /dev/null` : `zip -qr -6 '${out}' .copilot`;
+  const r = await measure(script, [], { cwd: homeOf(corpus), shell: true });
+  rmSync(out, { force: true });
+  if (r.code !== 0) return fail(withHash ? 'zip + sha256sum' : 'zip', r);
+  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes };
+}
+
+/** The parse worker in `mode` (parser | lines | bare) over every events.jsonl of the corpus. */
+export async function runParse(corpus, mode) {
+  const r = await measure('node', [join(WORKERS, 'parse.mjs'), mode, corpus.dir]);
+  if (r.code !== 0) return fail(`parse worker (${mode})`, r);
+  const o = JSON.parse(r.stdout.trim().split('\n').pop());
+  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: o.bytes, rows: o.rows, label: o.label };
+}
+
+/** aitrail analyze of the corpus's collect archive (or, without one, its home directory). */
+export async function runAnalyze(corpus) {
+  const has = cliHas('analyze');
+  if (has !== true) return { unavailable: has };
+  const input = existsSync(archiveOf(corpus)) ? archiveOf(corpus) : homeOf(corpus);
+  const out = join(OUT, `analyze-${corpus.label}`);
+  rmSync(out, { recursive: true, force: true });
+  const r = await measure('node', [CLI, 'analyze', input, '--out', out]);
+  if (r.code !== 0) return fail(`aitrail analyze ${input === homeOf(corpus) ? '<home dir>' : '<archive>'}`, r);
+  const rows = countLines(join(out, 'timeline.jsonl'));
+  rmSync(out, { recursive: true, force: true });
+  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes, rows, input: input === homeOf(corpus) ? 'home directory' : 'collect archive' };
+}
+
+function countLines(path) {
+  if (!existsSync(path)) return null;
+  // Read in chunks: a timeline can outgrow one Buffer at the larger sizes.
+  const fd = openSync(path, 'r');
+  const buf = Buffer.alloc(1 << 20);
+  let n = 0;
+  for (let got = readSync(fd, buf); got > 0; got = readSync(fd, buf)) {
+    for (let i = buf.indexOf(10); i >= 0 && i < got; i = buf.indexOf(10, i + 1)) n += 1;
+  }
+  closeSync(fd);
+  return n;
+}
+
+/** The dedup worker: dedupRows or the sort baseline over the same records. */
+export async function runDedup(mode, rows, shared) {
+  const r = await measure('node', ['--max-old-space-size=8192', join(WORKERS, 'dedup.mjs'), mode, String(rows), String(shared)]);
+  if (r.code !== 0) return fail(`dedup worker (${mode})`, r);
+  const o = JSON.parse(r.stdout.trim().split('\n').pop());
+  if (o.unavailable) return o;
+  return { ms: o.ms, rss: r.rss, rows: o.rows, shared: o.shared, dropped: o.dropped, from: o.from };
+}

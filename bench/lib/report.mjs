@@ -1,0 +1,108 @@
+// The targets, judged plainly, and the printed table.
+import { fmtMiB, fmtMs, fmtRange, MiB } from './measure.mjs';
+
+const fx = (x) => `${x.toFixed(2)}x`;
+const GiB = 1024 ** 3;
+
+function verdict(name, target, section, ratio, ok, note, cpuRatio) {
+  if (!section) return { name, target, met: null, value: 'not run (--only)' };
+  if (section.unavailable) return { name, target, met: null, value: `not available yet: ${section.unavailable}` };
+  if (!ratio) return { name, target, met: null, value: 'baseline not available' };
+  const cpu = cpuRatio ? `; by CPU time ${fx(cpuRatio.median)}, ${ok(cpuRatio.median) ? 'met' : 'missed'}` : '';
+  return { name, target, met: ok(ratio.median), value: `${fx(ratio.median)} (${fx(ratio.min)}–${fx(ratio.max)})${cpu}`, ...(note ? { note } : {}) };
+}
+
+/** Each target with its measured value and met: true | false | null (could not be measured). */
+export function evaluateTargets(r, main) {
+  const t = [];
+  t.push(verdict('collect time vs zip -r -6', '≤ 1.5x', r.collect, r.collect?.ratioZip, (x) => x <= 1.5, undefined, r.collect?.ratioZipCpu));
+  const parseNote = r.parse?.parse?.label?.startsWith('readJsonLines') ? 'the events parser was not registered: readJsonLines alone was measured' : undefined;
+  t.push(verdict('parse throughput vs bare JSON.parse loop', '≥ 0.5x', r.parse, r.parse?.ratio, (x) => x >= 0.5, parseNote, r.parse?.ratioCpu));
+  t.push(verdict('analyze throughput vs parse only', '≥ 0.33x', r.analyze, r.analyze?.ratio, (x) => x >= 0.33, undefined, r.analyze?.ratioCpu));
+  t.push(verdict('dedup 1M rows (100k one text) vs sort', '≤ 2x', r.dedup, r.dedup?.ratio, (x) => x <= 2));
+  const sc = r.scaling;
+  for (const name of ['collect', 'parse', 'analyze']) {
+    const target = `peak RSS of ${name} flat from 1x to 16x`;
+    const pts = sc?.[name];
+    if (!sc) t.push({ name: target, target: 'within 20%', met: null, value: 'not run (--only)' });
+    else if (!Array.isArray(pts)) t.push({ name: target, target: 'within 20%', met: null, value: `not available yet: ${pts?.unavailable}` });
+    else {
+      const growth = pts.at(-1).rss.median / pts[0].rss.median - 1;
+      t.push({ name: target, target: 'within 20%', met: growth <= 0.2, value: `${fmtMiB(pts[0].rss.median)} → ${fmtMiB(pts.at(-1).rss.median)} (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)}%)` });
+    }
+  }
+  const big = main && main.bytes >= GiB;
+  for (const [name, side] of [
+    ['collect', r.collect?.collect],
+    ['parse', r.parse?.parse],
+    ['analyze', r.analyze?.analyze],
+  ]) {
+    const target = `peak RSS of ${name} at 1 GB`;
+    if (!big) t.push({ name: target, target: '< 512 MiB', met: null, value: 'not measured at this size (pnpm bench --size 1g)' });
+    else if (!side || side.unavailable) t.push({ name: target, target: '< 512 MiB', met: null, value: 'not available' });
+    else t.push({ name: target, target: '< 512 MiB', met: side.rss.median < 512 * MiB, value: fmtMiB(side.rss.median) });
+  }
+  return t;
+}
+
+function row(cells, widths) {
+  return cells.map((c, i) => String(c).padEnd(widths[i])).join('  ');
+}
+
+function table(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  for (const r of rows) console.log(row(r, widths).trimEnd());
+}
+
+function sideRow(name, s, extra = '') {
+  if (!s) return [name, '-', '-', '-', extra];
+  if (s.unavailable) return [name, 'not available yet', '-', '-', s.unavailable.slice(0, 80)];
+  return [name, fmtRange(s.ms, fmtMs), s.cpu ? fmtMs(s.cpu.median) : '-', fmtRange(s.rss, fmtMiB), extra];
+}
+
+export function printReport(rep) {
+  const m = rep.machine;
+  console.log(`\naitrail bench — ${m.date}`);
+  console.log(`machine: ${m.cpu}, ${m.cores} cores, ${(m.ramBytes / GiB).toFixed(0)} GiB RAM, node ${m.node}, ${m.os}${m.zip ? `, ${m.zip}` : ', zip absent'}`);
+  for (const c of rep.corpora) console.log(`corpus ${c.label}: ${(c.bytes / MiB).toFixed(1)} MiB (${(c.eventsBytes / MiB).toFixed(1)} MiB events.jsonl), ${c.sessions} sessions, ${c.events} events`);
+  console.log(`runs: ${rep.options.runs} each, interleaved; figures are median (min–max); load average ${rep.load.before.map((x) => x.toFixed(1)).join(' ')} before, ${rep.load.after.map((x) => x.toFixed(1)).join(' ')} after\n`);
+  const r = rep.results;
+  const rows = [['command', 'wall time', 'CPU time', 'peak RSS', 'notes']];
+  if (r.collect) {
+    rows.push(sideRow('collect', r.collect.unavailable ? r.collect : r.collect.collect));
+    if (!r.collect.unavailable) {
+      rows.push(sideRow('  zip -r -6', r.collect.zip, r.collect.ratioZip ? `collect/zip ${fx(r.collect.ratioZip.median)}` : ''));
+      rows.push(sideRow('  zip -r -6 + sha256sum', r.collect.zipSha, r.collect.ratioZipSha ? `collect/(zip+sha256sum) ${fx(r.collect.ratioZipSha.median)}` : ''));
+    }
+  }
+  if (r.parse) {
+    const p = r.parse;
+    rows.push(sideRow('parse events.jsonl', p.unavailable ? p : p.parse, p.parse ? `${p.parse.label}; ${p.parse.mbps.median.toFixed(0)} MiB/s, ${p.parse.rows} rows` : ''));
+    if (p.bare) rows.push(sideRow('  bare JSON.parse loop', p.bare, p.bare.mbps ? `${p.bare.mbps.median.toFixed(0)} MiB/s; parse/bare throughput ${fx(p.ratio.median)}` : ''));
+  }
+  if (r.analyze) {
+    const a = r.analyze;
+    rows.push(sideRow('analyze end to end', a.unavailable ? a : a.analyze, a.analyze ? `${a.input}; ${a.analyze.rows ?? '?'} rows, ${Math.round(a.analyze.rowsPerSec.median)} rows/s` : ''));
+    if (a.parse) rows.push(sideRow('  parse only', a.parse, a.ratio ? `analyze/parse throughput ${fx(a.ratio.median)}` : ''));
+  }
+  if (r.dedup) {
+    const d = r.dedup;
+    rows.push(sideRow('dedupRows', d.unavailable ? d : d.dedup, d.dedup ? `${d.rows} rows, ${d.shared} share one text, ${d.dropped} dropped` : ''));
+    if (d.sort) rows.push(sideRow('  sort by timestamp', d.sort, d.ratio ? `dedup/sort ${fx(d.ratio.median)}` : ''));
+  }
+  table(rows);
+  if (r.scaling) {
+    console.log('\nscaling (median time, peak RSS, time per MiB):');
+    const srows = [['command', ...rep.corpora.map((c) => c.label)]];
+    for (const [name, pts] of Object.entries(r.scaling)) {
+      if (!Array.isArray(pts)) srows.push([name, `not available yet: ${pts.unavailable?.slice(0, 70)}`]);
+      else srows.push([name, ...pts.map((p) => `${fmtMs(p.ms.median)}, ${fmtMiB(p.rss.median)}, ${(p.ms.median / (p.bytes / MiB)).toFixed(1)} ms/MiB`)]);
+    }
+    table(srows);
+  }
+  console.log('\ntargets:');
+  for (const t of rep.targets) {
+    const mark = t.met === true ? 'MET   ' : t.met === false ? 'MISSED' : 'n/a   ';
+    console.log(`  ${mark} ${t.name} ${t.target}: ${t.value}${t.note ? ` (${t.note})` : ''}`);
+  }
+}

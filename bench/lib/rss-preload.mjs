@@ -1,0 +1,17 @@
+// Loaded into every node process the bench starts (NODE_OPTIONS --import): on exit, append this
+// process's peak resident set (bytes; the one figure /proc polling can miss) and its CPU time
+// (ms, all threads) to $BENCH_RSS_FILE, one JSON line per process.
+import { appendFileSync } from 'node:fs';
+
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: set by the bench for its children only; no turbo task reads it
+const file = process.env.BENCH_RSS_FILE;
+if (file) {
+  process.on('exit', () => {
+    try {
+      const u = process.resourceUsage();
+      appendFileSync(file, `${JSON.stringify({ rss: u.maxRSS * 1024, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 })}\n`);
+    } catch {
+      // Never change the measured program's exit because of the bench.
+    }
+  });
+}

@@ -1,0 +1,125 @@
+// The five benchmarks. Each runs its measured command and its baselines interleaved
+// (A B A B ...), the same number of times, and reports medians with min and max; ratios are
+// taken per interleaved pair, then summarized, so drift on the machine hits both sides alike.
+import * as C from './commands.mjs';
+import { summary } from './measure.mjs';
+
+const log = (s) => process.stderr.write(`  ${s}\n`);
+
+/** Run `measured` and each baseline `runs` times, interleaved. */
+async function interleaved(runs, measured, baselines) {
+  const out = { measured: [], baselines: Object.fromEntries(Object.keys(baselines).map((k) => [k, []])) };
+  for (let i = 0; i < runs; i++) {
+    const m = await measured();
+    if (m.unavailable) return { unavailable: m.unavailable };
+    out.measured.push(m);
+    for (const [k, fn] of Object.entries(baselines)) {
+      const b = await fn();
+      if (b.unavailable) out.baselines[k] = { unavailable: b.unavailable };
+      else if (Array.isArray(out.baselines[k])) out.baselines[k].push(b);
+    }
+    log(`run ${i + 1}/${runs} done`);
+  }
+  return out;
+}
+
+const stat = (list, f) => summary(list.map(f));
+/** Per-pair ratio a/b of a field, summarized. */
+const pairRatio = (as, bs, fa, fb) => summary(as.map((a, i) => fa(a) / fb(bs[i])));
+
+function side(list) {
+  if (!Array.isArray(list)) return list;
+  const cpu = list[0].cpuMs !== undefined ? { cpu: stat(list, (r) => r.cpuMs) } : {};
+  return { ms: stat(list, (r) => r.ms), ...cpu, rss: stat(list, (r) => r.rss), bytes: list[0].bytes, rows: list[0].rows, label: list[0].label };
+}
+
+export async function collectSection(corpus, runs) {
+  const r = await interleaved(runs, () => C.runCollect(corpus), { zip: () => C.runZip(corpus, false), zipSha: () => C.runZip(corpus, true) });
+  if (r.unavailable) return { unavailable: r.unavailable };
+  const res = { collect: side(r.measured), zip: side(r.baselines.zip), zipSha: side(r.baselines.zipSha) };
+  // Time ratios: lower is better; the target is against zip -r -6 alone.
+  if (Array.isArray(r.baselines.zip)) {
+    res.ratioZip = pairRatio(r.measured, r.baselines.zip, (a) => a.ms, (b) => b.ms);
+    res.ratioZipCpu = pairRatio(r.measured, r.baselines.zip, (a) => a.cpuMs, (b) => b.cpuMs);
+  }
+  if (Array.isArray(r.baselines.zipSha)) {
+    res.ratioZipSha = pairRatio(r.measured, r.baselines.zipSha, (a) => a.ms, (b) => b.ms);
+    res.ratioZipShaCpu = pairRatio(r.measured, r.baselines.zipSha, (a) => a.cpuMs, (b) => b.cpuMs);
+  }
+  return res;
+}
+
+export async function parseSection(corpus, runs) {
+  const r = await interleaved(runs, () => C.runParse(corpus, 'parser'), { bare: () => C.runParse(corpus, 'bare') });
+  if (r.unavailable) return { unavailable: r.unavailable };
+  const res = { parse: side(r.measured), bare: side(r.baselines.bare) };
+  res.parse.mbps = summary(r.measured.map((x) => x.bytes / 1048576 / (x.ms / 1000)));
+  if (Array.isArray(r.baselines.bare)) {
+    res.bare.mbps = summary(r.baselines.bare.map((x) => x.bytes / 1048576 / (x.ms / 1000)));
+    // Throughput ratio over the same bytes: baseline time / parse time (higher is better).
+    res.ratio = pairRatio(r.baselines.bare, r.measured, (b) => b.ms, (a) => a.ms);
+    res.ratioCpu = pairRatio(r.baselines.bare, r.measured, (b) => b.cpuMs, (a) => a.cpuMs);
+  }
+  return res;
+}
+
+export async function analyzeSection(corpus, runs) {
+  const r = await interleaved(runs, () => C.runAnalyze(corpus), { parse: () => C.runParse(corpus, 'parser') });
+  if (r.unavailable) return { unavailable: r.unavailable };
+  const res = { analyze: side(r.measured), parse: side(r.baselines.parse), input: r.measured[0].input };
+  res.analyze.rowsPerSec = summary(r.measured.map((x) => (x.rows ?? 0) / (x.ms / 1000)));
+  if (Array.isArray(r.baselines.parse)) {
+    res.ratio = pairRatio(r.baselines.parse, r.measured, (b) => b.ms, (a) => a.ms);
+    res.ratioCpu = pairRatio(r.baselines.parse, r.measured, (b) => b.cpuMs, (a) => a.cpuMs);
+  }
+  return res;
+}
+
+export async function dedupSection(runs, rows = 1_000_000, shared = 100_000) {
+  const r = await interleaved(runs, () => C.runDedup('dedup', rows, shared), { sort: () => C.runDedup('sort', rows, shared) });
+  if (r.unavailable) return { unavailable: r.unavailable };
+  const res = { dedup: side(r.measured), sort: side(r.baselines.sort), rows, shared: r.measured[0].shared, dropped: r.measured[0].dropped, from: r.measured[0].from };
+  if (Array.isArray(r.baselines.sort)) res.ratio = pairRatio(r.measured, r.baselines.sort, (a) => a.ms, (b) => b.ms);
+  return res;
+}
+
+/**
+ * Time and peak RSS of collect, parse and analyze at 1x, 4x and 16x. Points already measured
+ * by the sections above (the 16x corpus is theirs) are reused rather than run again.
+ */
+export async function scalingSection(corpora, runs, known) {
+  const cmds = {
+    collect: (c) => C.runCollect(c),
+    parse: (c) => C.runParse(c, 'parser'),
+    analyze: async (c) => {
+      // analyze reads the collect archive of the same corpus; make one (untimed) when missing.
+      if (C.cliHas('collect') === true) await C.runCollect(c);
+      return C.runAnalyze(c);
+    },
+  };
+  const out = {};
+  for (const [name, fn] of Object.entries(cmds)) {
+    out[name] = [];
+    for (const c of corpora) {
+      const reuse = known[name]?.[c.label];
+      if (reuse) {
+        out[name].push({ size: c.label, bytes: c.bytes, ms: reuse.ms, rss: reuse.rss });
+        continue;
+      }
+      const list = [];
+      let unavailable;
+      for (let i = 0; i < runs && !unavailable; i++) {
+        const m = name === 'analyze' && i > 0 ? await C.runAnalyze(c) : await fn(c);
+        if (m.unavailable) unavailable = m.unavailable;
+        else list.push(m);
+      }
+      if (unavailable) {
+        out[name] = { unavailable };
+        break;
+      }
+      log(`${name} at ${c.label}: done`);
+      out[name].push({ size: c.label, bytes: c.bytes, ms: stat(list, (x) => x.ms), rss: stat(list, (x) => x.rss) });
+    }
+  }
+  return out;
+}

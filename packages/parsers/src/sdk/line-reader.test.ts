@@ -99,6 +99,8 @@ describe('readJsonLines', () => {
     expect(out[0].value).toEqual({ a: 'x\ufffd\ufffdy' });
     expect(out[1].error).toMatch(/invalid UTF-8; invalid JSON/);
     expect(out[1].value).toBeUndefined();
+    const cutBad = await jsonLines(Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff])]));
+    expect(cutBad[0].error).toBe('cut line, no newline at end of file: invalid UTF-8; invalid JSON');
   });
 
   it('yields blank lines as blank, numbered, without an error', async () => {

@@ -4,7 +4,7 @@ import { isObject, type JsonObject } from './decode.js';
 export interface JsonLine {
   /** 1-based line number. */
   line: number;
-  /** The line's text (CR and BOM removed; invalid UTF-8 replaced by U+FFFD). */
+  /** The line's text (line-end CR and the file's leading BOM removed; invalid UTF-8 as U+FFFD). */
   text: string;
   /** The parsed object when the line is one. */
   value?: JsonObject;
@@ -58,7 +58,8 @@ function parseLine(line: number, text: string, cut: boolean, badUtf8: boolean): 
   } catch (e) {
     // A run of NULs is what a crash leaves where the file system had allocated a block not yet written.
     const why = e instanceof RangeError ? 'nested too deep' : /^\0+$/.test(text) ? 'only NUL bytes' : 'invalid JSON';
-    const reason = cut ? `cut line, no newline at end of file: ${why}` : badUtf8 ? `invalid UTF-8; ${why}` : why;
+    const detail = badUtf8 ? `invalid UTF-8; ${why}` : why;
+    const reason = cut ? `cut line, no newline at end of file: ${detail}` : detail;
     return { line, text, error: reason };
   }
   if (!isObject(value)) {

@@ -54,7 +54,7 @@ describe('seed-claude fixture: transcript', () => {
   it('gives the expected rows, field by field, with include_thinking', async () => {
     const { rows } = await rowsOf(MAIN);
     expect(rows).toHaveLength(expected.length);
-    rows.forEach((r, i) => expect(r, `row ${i + 1} (line ${expected[i].source_line})`).toEqual(expected[i]));
+    for (const [i, r] of rows.entries()) expect(r, `row ${i + 1} (line ${expected[i].source_line})`).toEqual(expected[i]);
   });
 
   it('lines 2, 4, 10 and 12 give no row', async () => {

@@ -94,6 +94,19 @@ describe('conventions: files under packages/parsers/src', () => {
     expect(bad, `expected kebab-case names (line-reader.ts), found: ${bad.join(', ')}`).toEqual([]);
   });
 
+  it('imports no other aitrail package and nothing outside packages/parsers (it is published alone)', () => {
+    const spec = /(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g;
+    const bad: string[] = [];
+    for (const f of code) {
+      for (const m of readFileSync(f, 'utf8').matchAll(spec)) {
+        const target = m[1];
+        const outside = target.startsWith('.') && relative(src, resolve(dirname(f), target)).startsWith('..');
+        if ((target.startsWith('@aitrail/') && target !== '@aitrail/parsers') || outside) bad.push(`${relative(src, f)} imports ${target}`);
+      }
+    }
+    expect(bad, `expected @aitrail/parsers to depend on no other package of ours; found: ${bad.join(', ')}`).toEqual([]);
+  });
+
   it('uses named exports only', () => {
     const bad = code.filter((f) => /^export\s+default\b/m.test(readFileSync(f, 'utf8'))).map((f) => relative(src, f));
     expect(bad, `expected named exports, found export default in: ${bad.join(', ')}`).toEqual([]);

@@ -1,5 +1,6 @@
 import { asBool, pick } from '../../sdk/decode.js';
-import { dataJson, type Handler, jsonText, obj, text } from './events-state.js';
+import type { Handler } from './events-state.js';
+import { dataJson, jsonText, obj, text } from './events-values.js';
 import { modelChangeSuffix, shutdownText } from './events-text.js';
 
 // Session-level records of the Parser plan table: start, resume, context, prompts, models, modes,

@@ -1,5 +1,6 @@
 import { asArray, asObject } from '../../sdk/decode.js';
-import { type Handler, obj, text } from './events-state.js';
+import type { Handler } from './events-state.js';
+import { obj, text } from './events-values.js';
 import {
   carriedForwardText,
   hookEndText,

@@ -1,6 +1,6 @@
 import { compactJson } from '../../sdk/compact-json.js';
 import { asArray, asBool, asJsonish, asNumber, asObject, isObject, pick, type JsonObject } from '../../sdk/decode.js';
-import { jsonText, obj, text } from './events-state.js';
+import { jsonText, obj, text } from './events-values.js';
 
 // Text forms of the seed's Parser plan table. Every reader goes through the decode helpers, so
 // the native and the stringified encodings (seed 001: every data value a string, nested JSON

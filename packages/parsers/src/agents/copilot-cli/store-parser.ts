@@ -35,6 +35,8 @@ export const copilotStoreParser: Parser = copilotParser({
 });
 
 async function* parseStore(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
+  // Asked before the open, which may itself create an empty -wal in the local copy.
+  const hadWal = a.sibling(`${a.rel.split('/').pop()}-wal`) !== undefined;
   let db: SqliteDatabase;
   try {
     db = await openCollectedSqlite(await a.localPath());
@@ -45,6 +47,11 @@ async function* parseStore(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> 
   }
   try {
     const tables = tableNames(db);
+    if (tables.size === 0) {
+      // The CLI keeps every row in the WAL (a 4 KB main file on every install): without it, nothing.
+      const wal = hadWal ? 'its -wal holds no committed schema' : 'no -wal was collected beside it';
+      ctx.warn(`session-store.db has no tables: ${wal}`);
+    }
     const sessions = new Map<string, SessionInfo>();
     if (tables.has('sessions')) yield* sessionRows(db, sessions, ctx);
     const ctxOf = (id: string): Partial<Row> => {

@@ -84,3 +84,29 @@ export function walkRoots(globs: string[]): { prefix: string; depth: number }[] 
   }
   return out;
 }
+
+/**
+ * "Can any of these globs match something below this directory?": segment by segment, so
+ * the walk never enters a directory that no glob reaches (`.claude-*​/**` lists the home's
+ * top level only, it does not walk the whole home).
+ */
+export function compileDirFilter(globs: string[], nocase: boolean): Matcher {
+  const parsed = globs.map((g) =>
+    g
+      .replace(/^\/+/, '')
+      .split('/')
+      .map((seg) => (seg.includes('**') ? null : picomatch(seg, { dot: true, nocase }))),
+  );
+  return (rel) => {
+    const segs = rel.replace(/^\/+/, '').split('/');
+    return parsed.some((gs) => {
+      for (let i = 0; i < segs.length; i += 1) {
+        if (i >= gs.length) return false;
+        const m = gs[i];
+        if (m === null) return true;
+        if (!m(segs[i])) return false;
+      }
+      return segs.length < gs.length;
+    });
+  };
+}

@@ -37,3 +37,4 @@ export {
 } from './homes.js';
 export { decodeName, decodeRoot, encodeRoot, memberRel } from './names.js';
 export { atPath, hintValues, stripJsonComments } from './project-hints.js';
+export { classifyRel, type Disposition } from './classify.js';

@@ -1,6 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import type { Catalog, ProjectHint } from './catalog.js';
-import { compileExcludedDirs, compileGlobs, type Matcher, walkRoots } from './globs.js';
+import { compileDirFilter, compileExcludedDirs, compileGlobs, type Matcher, walkRoots } from './globs.js';
 import type { CollectEvents, CollectOptions, SummaryGroup } from './options.js';
 import { readRegularFile } from './read-file.js';
 import type { ManifestRow } from './types.js';
@@ -41,7 +41,7 @@ export class Run implements WalkHost {
   /** The scope of one catalog over one home (or project root, or the system). */
   scope(
     catalog: Catalog,
-    base: Omit<TreeScope, 'agent' | 'collect' | 'secret' | 'excludedDir' | 'excludedFile' | 'sep' | 'nocase'>,
+    base: Omit<TreeScope, 'agent' | 'collect' | 'secret' | 'excludedDir' | 'excludedFile' | 'descend' | 'sep' | 'nocase'>,
     nocase: boolean,
   ): TreeScope {
     const project = base.scope === 'project';
@@ -56,6 +56,7 @@ export class Run implements WalkHost {
       secret: compileGlobs(secretGlobs, nocase),
       excludedDir: compileExcludedDirs(exclude, nocase),
       excludedFile: compileGlobs(exclude, nocase),
+      descend: compileDirFilter([...collectGlobs, ...secretGlobs], nocase),
       sep: this.sep,
       nocase,
     };
@@ -140,7 +141,9 @@ export class Run implements WalkHost {
       row.reason = joinReason('secret: metadata only, not read (--secrets skip)', row.reason);
     } else {
       const archive = !(row.secret && mode === 'hash');
-      const name = archive ? this.writer!.uniqueName(memberName(scope, rel, escaped)) : '';
+      const wantName = memberName(scope, rel, escaped);
+      const name = archive ? this.writer!.uniqueName(wantName) : '';
+      if (archive && name !== wantName) row.reason = joinReason(`${wantName} was taken by another file with this rel; archived as ${name}`, row.reason);
       const res = await readRegularFile(
         fsPath,
         st,

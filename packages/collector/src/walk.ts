@@ -19,6 +19,8 @@ export interface TreeScope {
   secret: Matcher;
   excludedDir: Matcher;
   excludedFile: Matcher;
+  /** Whether a directory can hold anything the globs match (prunes the walk). */
+  descend: Matcher;
   /** Native path separator of this machine. */
   sep: string;
   /** Globs and names compared case-insensitively (Windows and macOS). */
@@ -144,7 +146,7 @@ export async function walkTree(
       host.row(withReason(row, `excluded directory: not read; counted by lstat only${more}; --full collects it`));
       return;
     }
-    if (depth <= 0) return;
+    if (depth <= 0 || (rel !== '' && !scope.descend(g))) return;
     let names: Buffer[];
     try {
       names = [];

@@ -1,0 +1,119 @@
+import os from 'node:os';
+import path from 'node:path';
+import { type CollectSummary, CollectUsageError, collect, defaultOutName, type ManifestRow } from '@aitrail/collector';
+import { Command, Flags } from '@oclif/core';
+import { createProgress } from '../progress.js';
+import { loadCatalogsOrFail } from './catalog.js';
+
+/** Bytes for people: 1.2 MB. */
+export function humanBytes(n: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i += 1;
+  }
+  return i === 0 ? `${n} B` : `${v.toFixed(1)} ${units[i]}`;
+}
+
+/** The human summary printed on stdout after a collect run. */
+export function formatSummary(s: CollectSummary): string {
+  const lines: string[] = [];
+  const head = ['user', 'agent', 'scope', 'files', 'bytes', 'secrets', 'skipped', 'errors'];
+  const table = s.groups.map((g) => [g.user || '-', g.agent, g.scope, String(g.files), humanBytes(g.bytes), String(g.secrets), String(g.skipped), String(g.errors)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
+  for (const row of [head, ...table]) lines.push(row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
+  lines.push('');
+  lines.push(`homes: ${s.homes.map((h) => `${h.user} (${h.home})`).join(', ') || 'none'}   layout: ${s.layout}`);
+  lines.push(`rows: ${Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
+  for (const p of s.projects) lines.push(`project ${p.root} (${p.user}, ${p.agent}): ${p.status}`);
+  for (const n of s.notes) lines.push(`note: ${n}`);
+  if (s.out) lines.push(`archive: ${s.out} (${humanBytes(s.archive_bytes)}, sha256 ${s.sha256}, sidecar ${s.out}.sha256)`);
+  else lines.push('dry run: nothing was read or written');
+  return `${lines.join('\n')}\n`;
+}
+
+function dryRunLine(r: ManifestRow): string {
+  const size = r.status === 'skipped_excluded' ? `${r.files} files ${humanBytes(r.bytes ?? 0)}` : r.size === null ? '-' : humanBytes(r.size);
+  return `${r.status.padEnd(16)} ${r.kind.padEnd(7)} ${size.padStart(10)}${r.secret ? ' SECRET' : ''}  ${r.source_path}${r.archive_path ? ` -> ${r.archive_path}` : ''}`;
+}
+
+/** `aitrail collect`: copy the cataloged files of every home into one verified zip. */
+export class CollectCommand extends Command {
+  static override description =
+    'Collect the cataloged agent files of every user home (or --home, or a mounted image with --root) into one zip with a manifest, read-only.';
+  static override examples = [
+    '<%= config.bin %> collect',
+    '<%= config.bin %> collect --home /home/sean --out sean.zip',
+    '<%= config.bin %> collect --root /mnt/image --secrets hash',
+    '<%= config.bin %> collect --dry-run',
+  ];
+  static override flags = {
+    home: Flags.string({ description: 'a home directory to collect (repeatable); default: every home on this machine', multiple: true }),
+    root: Flags.string({ description: 'a mounted disk image: find the homes inside it' }),
+    agent: Flags.string({ description: 'only this catalog agent (repeatable)', multiple: true }),
+    out: Flags.string({ description: 'the archive to write; default aitrail-<host>-<UTC time>.zip here' }),
+    full: Flags.boolean({ description: 'also collect the excluded directories (package caches, marketplace clones)' }),
+    secrets: Flags.string({
+      description: 'files matching a secret glob: collect and flag, hash only, or skip (metadata only)',
+      options: ['collect', 'hash', 'skip'],
+      default: 'collect',
+    }),
+    'dry-run': Flags.boolean({ description: 'list what would be collected; read and write nothing' }),
+    json: Flags.boolean({ description: 'print the summary as JSON on stdout' }),
+    catalog: Flags.string({ description: 'an extra catalog YAML file (repeatable)', multiple: true }),
+  };
+
+  override async run(): Promise<void> {
+    const { flags } = await this.parse(CollectCommand);
+    const catalogs = loadCatalogsOrFail(this, flags.catalog);
+    const out = path.resolve(flags.out ?? defaultOutName(os.hostname(), new Date()));
+    const progress = createProgress({ label: 'collect' });
+    const ac = new AbortController();
+    const onSignal = (sig: NodeJS.Signals) => ac.abort(new Error(`interrupted by ${sig}`));
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    let summary: CollectSummary;
+    try {
+      summary = await collect(
+        {
+          homes: flags.home,
+          root: flags.root,
+          agents: flags.agent,
+          out,
+          full: flags.full,
+          secrets: flags.secrets as 'collect' | 'hash' | 'skip',
+          dryRun: flags['dry-run'],
+          catalogs,
+          env: process.env,
+          arguments: process.argv.slice(2),
+          toolVersion: this.config.version,
+          signal: ac.signal,
+        },
+        {
+          progress: (p) =>
+            progress.update({ phase: p.phase, user: p.user || '-', agent: p.agent || '-', files: p.files, bytes: humanBytes(p.bytes) }),
+          row: (r) => {
+            if (r.status === 'error') progress.log(`error: ${r.source_path}: ${r.reason}`);
+          },
+        },
+      );
+    } catch (err) {
+      progress.stop();
+      if (err instanceof CollectUsageError) this.error(err.message, { exit: 2 });
+      if (ac.signal.aborted) this.error(`${(ac.signal.reason as Error).message}: ${out}.partial removed, no archive written`, { exit: 130 });
+      this.error(`collect failed: ${(err as Error).message}; no archive was left behind`, { exit: 1 });
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+    progress.stop();
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      return;
+    }
+    if (summary.rows) process.stdout.write(`${summary.rows.map(dryRunLine).join('\n')}\n\n`);
+    process.stdout.write(formatSummary(summary));
+  }
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { compileDirFilter, compileExcludedDirs, compileGlobs, globPrefix, globProblem, walkRoots } from './globs.js';
+
+describe('glob matching', () => {
+  it('matches dot paths, ** across directories and * within one', () => {
+    const m = compileGlobs(['.copilot/**', '.github/instructions/*.instructions.md'], false);
+    expect(m('.copilot/session-state/a/events.jsonl')).toBe(true);
+    expect(m('.github/instructions/x.instructions.md')).toBe(true);
+    expect(m('.github/instructions/sub/x.instructions.md')).toBe(false);
+    expect(m('Documents/x')).toBe(false);
+  });
+  it('ignores case only when asked (Windows and macOS homes)', () => {
+    expect(compileGlobs(['AppData/Local/copilot/**'], true)('appdata/local/Copilot/x.json')).toBe(true);
+    expect(compileGlobs(['AppData/Local/copilot/**'], false)('appdata/local/Copilot/x.json')).toBe(false);
+    expect(compileExcludedDirs(['AppData/Local/copilot/pkg/**'], true)('AppData/Local/Copilot/PKG')).toBe(true);
+    expect(compileExcludedDirs(['.copilot/pkg/**'], false)('.copilot/PKG')).toBe(false);
+  });
+  it('walks only the fixed prefixes of the globs', () => {
+    expect(globPrefix('.copilot/**')).toBe('.copilot');
+    expect(globPrefix('.github/instructions/*.instructions.md')).toBe('.github/instructions');
+    expect(globPrefix('.claude-*/**')).toBe('');
+    expect(walkRoots(['.copilot/**', '.copilot/config.json', '.config/gh/hosts.yml', 'AGENTS.md'])).toEqual([
+      { prefix: '.config/gh/hosts.yml', depth: 0 },
+      { prefix: '.copilot', depth: Number.POSITIVE_INFINITY },
+      { prefix: 'AGENTS.md', depth: 0 },
+    ]);
+  });
+  it('prunes directories no glob can reach', () => {
+    const d = compileDirFilter(['.claude-*/**', '.github/instructions/*.md', '/etc/github-copilot/**'], false);
+    expect(d('.claude-work')).toBe(true);
+    expect(d('.claude-work/deep/er')).toBe(true);
+    expect(d('node_modules')).toBe(false);
+    expect(d('.github')).toBe(true);
+    expect(d('.github/instructions')).toBe(true);
+    expect(d('.github/instructions/sub')).toBe(false);
+    expect(d('/etc/github-copilot/policy.d')).toBe(true);
+  });
+  it('finds bad globs', () => {
+    expect(globProblem('.copilot/[x', false)).toBeTruthy();
+    expect(globProblem('/etc/x', false)).toMatch(/relative/);
+    expect(globProblem('etc/x', true)).toMatch(/absolute/);
+    expect(globProblem('a//b', false)).toMatch(/segment/);
+    expect(globProblem('.copilot/**', false)).toBeUndefined();
+  });
+});

@@ -212,6 +212,8 @@ describe('readLines over arbitrary chunkings', () => {
         const buf = bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body;
         const got = await all(readLines(chunked(buf, cuts)));
         expect(got).toEqual(splitWhole(buf));
+        const parsed = await all(readJsonLines(chunked(buf, cuts)));
+        expect(parsed.map((l) => [l.line, l.text])).toEqual(got.map((l) => [l.line, l.text]));
       }),
       { numRuns: 500 },
     );

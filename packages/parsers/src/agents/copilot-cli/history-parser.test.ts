@@ -42,6 +42,17 @@ describe('command-history-state.json parser', () => {
     expect((await parse('')).rows[0].text).toContain('found an empty file');
   });
 
+  it('refuses a file past 16 MiB with one unreadable row instead of reading it whole', async () => {
+    const body = `{"commandHistory":["${'x'.repeat(16 * 1024 * 1024)}"]}`;
+    const { rows } = await parse(body);
+    expect(rows).toEqual([expect.objectContaining({ tag: 'unreadable', text: 'parser: unreadable file (file larger than 16777216 bytes; not read whole)' })]);
+  });
+
+  it('reads a file with a UTF-8 BOM and CRLF line ends', async () => {
+    const { rows } = await parse('\uFEFF{\r\n  "commandHistory": ["héllo"]\r\n}\r\n');
+    expect(rows.map((r) => r.text)).toEqual(['héllo']);
+  });
+
   it.skipIf(!existsSync(CORPUS))('reads the real history (XEFF09__dotfiles): 14 entries in file order', async () => {
     const body = readFileSync(CORPUS, 'utf8');
     const { rows } = await parse(body);

@@ -24,6 +24,8 @@ describe('rewind-file-snapshots/index.json parser', () => {
     const s = { fileCount: 2, linesAdded: 5, linesRemoved: 0, files: { b: { path: '/z.js' }, a: { path: '/a.js' } } };
     expect(snapshotText(s)).toBe('rewind snapshot: 2 files +5 -0: /z.js, /a.js');
     expect(snapshotText({ fileCount: 0, linesAdded: 0, linesRemoved: 0, files: {} })).toBe('rewind snapshot: 0 files +0 -0');
+    // No fileCount: the files are counted; no line counts at all: ?.
+    expect(snapshotText({ files: { k: { path: '/x' }, j: 'odd' } })).toBe('rewind snapshot: 2 files +? -?: /x, j');
   });
 
   it('maps the older rewind-snapshots shape: paths from filePathMap, workspace line counts', async () => {

@@ -93,6 +93,14 @@ describe('workspace.yaml parser', () => {
     expect('value' in p && typeof p.value.created_at).toBe('string');
   });
 
+  it('reads a file with a BOM and CRLF line ends', async () => {
+    const { rows } = await parse(`\uFEFF${SEED.replaceAll('\n', '\r\n')}`);
+    expect(rows.map((r) => [r.text, r.source_line])).toEqual([
+      ['session name: Fix failing test', 4],
+      ['session metadata: user_named=false forks=0 compactions=0 client=copilot-cli', 5],
+    ]);
+  });
+
   it('gives one unreadable row for invalid YAML, a non-mapping or an alias bomb', async () => {
     const invalid = await parse('id: [unclosed\ncwd: /x\n');
     expect(invalid.rows).toEqual([expect.objectContaining({ tag: 'unreadable', text: expect.stringContaining('found invalid YAML') })]);

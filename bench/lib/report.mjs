@@ -71,19 +71,19 @@ export function printReport(rep) {
   if (r.collect) {
     rows.push(sideRow('collect', r.collect.unavailable ? r.collect : r.collect.collect));
     if (!r.collect.unavailable) {
-      rows.push(sideRow('  zip -r -6', r.collect.zip, r.collect.ratioZip ? `collect/zip ${fx(r.collect.ratioZip.median)}` : ''));
-      rows.push(sideRow('  zip -r -6 + sha256sum', r.collect.zipSha, r.collect.ratioZipSha ? `collect/(zip+sha256sum) ${fx(r.collect.ratioZipSha.median)}` : ''));
+      rows.push(sideRow('  zip -r -6', r.collect.zip, r.collect.ratioZip ? `collect/zip ${fx(r.collect.ratioZip.median)} (CPU ${fx(r.collect.ratioZipCpu.median)})` : ''));
+      rows.push(sideRow('  sha256sum every file', r.collect.sha, r.collect.ratioZipSha ? `collect/(zip + sha256sum) ${fx(r.collect.ratioZipSha.median)} (CPU ${fx(r.collect.ratioZipShaCpu.median)})` : ''));
     }
   }
   if (r.parse) {
     const p = r.parse;
     rows.push(sideRow('parse events.jsonl', p.unavailable ? p : p.parse, p.parse ? `${p.parse.label}; ${p.parse.mbps.median.toFixed(0)} MiB/s, ${p.parse.rows} rows` : ''));
-    if (p.bare) rows.push(sideRow('  bare JSON.parse loop', p.bare, p.bare.mbps ? `${p.bare.mbps.median.toFixed(0)} MiB/s; parse/bare throughput ${fx(p.ratio.median)}` : ''));
+    if (p.bare) rows.push(sideRow('  bare JSON.parse loop', p.bare, p.bare.mbps ? `${p.bare.mbps.median.toFixed(0)} MiB/s; parse/bare throughput ${fx(p.ratio.median)} (CPU ${fx(p.ratioCpu.median)})` : ''));
   }
   if (r.analyze) {
     const a = r.analyze;
     rows.push(sideRow('analyze end to end', a.unavailable ? a : a.analyze, a.analyze ? `${a.input}; ${a.analyze.rows ?? '?'} rows, ${Math.round(a.analyze.rowsPerSec.median)} rows/s` : ''));
-    if (a.parse) rows.push(sideRow('  parse only', a.parse, a.ratio ? `analyze/parse throughput ${fx(a.ratio.median)}` : ''));
+    if (a.parse) rows.push(sideRow('  parse only', a.parse, a.ratio ? `analyze/parse throughput ${fx(a.ratio.median)} (CPU ${fx(a.ratioCpu.median)})` : ''));
   }
   if (r.dedup) {
     const d = r.dedup;

@@ -34,17 +34,19 @@ function side(list) {
 }
 
 export async function collectSection(corpus, runs) {
-  const r = await interleaved(runs, () => C.runCollect(corpus), { zip: () => C.runZip(corpus, false), zipSha: () => C.runZip(corpus, true) });
+  const r = await interleaved(runs, () => C.runCollect(corpus), { zip: () => C.runZip(corpus), sha: () => C.runSha(corpus) });
   if (r.unavailable) return { unavailable: r.unavailable };
-  const res = { collect: side(r.measured), zip: side(r.baselines.zip), zipSha: side(r.baselines.zipSha) };
+  const res = { collect: side(r.measured), zip: side(r.baselines.zip), sha: side(r.baselines.sha) };
   // Time ratios: lower is better; the target is against zip -r -6 alone.
   if (Array.isArray(r.baselines.zip)) {
     res.ratioZip = pairRatio(r.measured, r.baselines.zip, (a) => a.ms, (b) => b.ms);
     res.ratioZipCpu = pairRatio(r.measured, r.baselines.zip, (a) => a.cpuMs, (b) => b.cpuMs);
   }
-  if (Array.isArray(r.baselines.zipSha)) {
-    res.ratioZipSha = pairRatio(r.measured, r.baselines.zipSha, (a) => a.ms, (b) => b.ms);
-    res.ratioZipShaCpu = pairRatio(r.measured, r.baselines.zipSha, (a) => a.cpuMs, (b) => b.cpuMs);
+  if (Array.isArray(r.baselines.zip) && Array.isArray(r.baselines.sha)) {
+    // zip then sha256sum, as separate passes: the work collect does in one read.
+    const both = r.baselines.zip.map((z, i) => ({ ms: z.ms + r.baselines.sha[i].ms, cpuMs: z.cpuMs + r.baselines.sha[i].cpuMs }));
+    res.ratioZipSha = pairRatio(r.measured, both, (a) => a.ms, (b) => b.ms);
+    res.ratioZipShaCpu = pairRatio(r.measured, both, (a) => a.cpuMs, (b) => b.cpuMs);
   }
   return res;
 }

@@ -2,6 +2,24 @@ import type { Handler } from './events-state.js';
 import * as s from './events-handlers-session.js';
 import * as t from './events-handlers-tools.js';
 
+// Readings where the seed's Parser plan is silent (the Design's pinned readings are followed):
+// - model column: the row's own model (assistant.message, tool events, model.message), else the
+//   model tracked from session.model_change / auto_mode_resolved (session.start's selectedModel
+//   is not tracked); '' before any.
+// - session.model_change: `<old>` is the tracked model, else the line's previousModel; a change
+//   to the same model keeps the arrow form (`model: X -> X`).
+// - session.shutdown: a missing shutdownType prints `-`, an absent errorReason is left out, the
+//   files print comma-separated (`, `), `-` when there are none.
+// - permission.requested: absent subject or intention are left out; the `permission mode:` row
+//   has no tool_use_id (it is the session's mode); an agentMode change there gives
+//   `agent mode: <old> -> <new>`, the session.mode_changed form.
+// - permission.completed: directories, approval and rules print as compact JSON.
+// - session.permissions_changed with neither mode nor previousMode is the Copilot Desktop form;
+//   its missing *PermissionMode keys print `-` (seed 001's boolean-only record included).
+// - Fallback "compact JSON of data" puts top-level scalars as strings, so both encodings agree.
+// - An envelope without a string `type` is a bad-line row; a missing, non-string or invalid
+//   timestamp keeps the rows with timestamp_utc '' and a warning for the line.
+
 /**
  * The seed's Parser plan table as data: record type → handler. A type that is neither here nor
  * in {@link SKIPPED_TYPES} is unknown to the table and skipped (the seed: "A parser skips unknown

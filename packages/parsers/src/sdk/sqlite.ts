@@ -18,12 +18,14 @@ const MAGIC = 'SQLite format 3\u0000';
  */
 export async function openCollectedSqlite(path: string): Promise<SqliteDatabase> {
   let header: Buffer;
+  let size: number;
   try {
     const fh = await open(path, 'r');
     try {
-      header = Buffer.alloc(16);
-      const { bytesRead } = await fh.read(header, 0, 16, 0);
+      header = Buffer.alloc(100);
+      const { bytesRead } = await fh.read(header, 0, 100, 0);
       header = header.subarray(0, bytesRead);
+      size = (await fh.stat()).size;
     } finally {
       await fh.close();
     }
@@ -35,10 +37,10 @@ export async function openCollectedSqlite(path: string): Promise<SqliteDatabase>
     throw new SqliteOpenError(`expected a SQLite database at ${path}, but it could not be read (${code})`);
   }
   if (header.length === 0) throw new SqliteOpenError(`expected a SQLite database, found an empty file (${path}); the WAL, if any, cannot be read without its database`);
-  if (header.toString('latin1') !== MAGIC) {
+  if (header.subarray(0, 16).toString('latin1') !== MAGIC) {
     throw new SqliteOpenError(`expected a SQLite database (header "SQLite format 3"), found other bytes in ${path}; the file is corrupt or not a database`);
   }
-  const truncated = await truncation(path);
+  const truncated = truncation(path, header, size);
   if (truncated) throw new SqliteOpenError(truncated);
   let Db: typeof Database;
   try {
@@ -76,24 +78,16 @@ async function exists(p: string): Promise<boolean> {
 // The header's page size and page count say how long the main file must be; a shorter file was
 // cut (a partial copy), and SQLite would only notice later, on the first query that reaches the
 // missing pages. The count is trusted only when valid (offset 92 equals the change counter at 24).
-async function truncation(path: string): Promise<string | undefined> {
-  const fh = await open(path, 'r');
-  try {
-    const h = Buffer.alloc(100);
-    const { bytesRead } = await fh.read(h, 0, 100, 0);
-    const size = (await fh.stat()).size;
-    if (bytesRead < 100) return `expected a SQLite database, found a file of ${size} bytes that begins like one (${path}); it is truncated: collect it again`;
-    const raw = h.readUInt16BE(16);
-    const pageSize = raw === 1 ? 65536 : raw;
-    const pages = h.readUInt32BE(28);
-    const valid = h.readUInt32BE(92) === h.readUInt32BE(24);
-    if (valid && pages > 0 && size < pages * pageSize) {
-      return `expected a SQLite database of ${pages} pages of ${pageSize} bytes (${pages * pageSize} bytes), found ${size} bytes in ${path}; it is truncated: collect it again`;
-    }
-    return undefined;
-  } finally {
-    await fh.close();
+function truncation(path: string, h: Buffer, size: number): string | undefined {
+  if (h.length < 100) return `expected a SQLite database, found a file of ${size} bytes that begins like one (${path}); it is truncated: collect it again`;
+  const raw = h.readUInt16BE(16);
+  const pageSize = raw === 1 ? 65536 : raw;
+  const pages = h.readUInt32BE(28);
+  const valid = h.readUInt32BE(92) === h.readUInt32BE(24);
+  if (valid && pages > 0 && size < pages * pageSize) {
+    return `expected a SQLite database of ${pages} pages of ${pageSize} bytes (${pages * pageSize} bytes), found ${size} bytes in ${path}; it is truncated: collect it again`;
   }
+  return undefined;
 }
 
 /** Table names present in the database (never fails on a missing table). */

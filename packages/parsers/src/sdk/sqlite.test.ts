@@ -68,6 +68,8 @@ describe('openCollectedSqlite on a copy taken while the writer is open (rows onl
     try {
       expect(tableNames(db)).toEqual(new Set(['turns']));
       expect([...columnNames(db, 'turns')]).toEqual(['session_id', 'turn_index', 'user_message', 'timestamp']);
+      expect(columnNames(db, 'no_such_table').size).toBe(0);
+      expect(columnNames(db, 'turns"); DROP TABLE turns; --').size).toBe(0);
       const rows = db.prepare('SELECT turn_index, user_message FROM turns ORDER BY rowid').all() as { turn_index: number; user_message: string }[];
       expect(rows).toHaveLength(50);
       expect(rows[49]).toEqual({ turn_index: 49, user_message: 'prompt 49 •' });

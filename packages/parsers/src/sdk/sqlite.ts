@@ -99,7 +99,8 @@ export function tableNames(db: SqliteDatabase): Set<string> {
 /** Column names of a table, or an empty set when it does not exist. */
 export function columnNames(db: SqliteDatabase, table: string): Set<string> {
   try {
-    const rows = db.prepare(`PRAGMA table_info(${JSON.stringify(table)})`).all() as { name: string }[];
+    // Bound, not spliced: a table name is never SQL.
+    const rows = db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as { name: string }[];
     return new Set(rows.map((r) => r.name));
   } catch {
     return new Set();

@@ -51,6 +51,7 @@ export async function* parseTranscript(a: Artifact, ctx: ParseContext, hooks: Tr
   const sidechain = isSidechainPath(a.rel);
   const st = new TranscriptState(ctx, sessionIdFromPath(a.rel), sidechain, agentIdFromPath(a.rel));
   if (sidechain) st.agentType = await readAgentType(a, st.agentId);
+  else if (st.sessionId) ctx.fact({ session_id: st.sessionId, key: 'has_log', value: 'yes', priority: 1 });
   const readSpill = spillReader(a, st, ctx);
   const skip = (line: number, reason: string) => hooks.onSkip?.(line, reason);
   let lastTs = '';

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runEvents, stringified } from './test-helpers/events-run.js';
@@ -49,13 +49,15 @@ describe.skipIf(logs.length === 0)('real corpus events.jsonl', () => {
     const text = readFileSync(path, 'utf8');
     const lineCount = text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length;
     for (const thinking of [false, true]) {
-      const run = await runEvents(text, { includeThinking: thinking });
+      const run = await runEvents(text, { includeThinking: thinking, sessionId: basename(dirname(path)) });
       const rowLines = new Set(run.rows.map((r) => r.source_line));
       const skipLines = new Set(run.skips.map((s) => s.line));
       for (let i = 1; i <= lineCount; i++) expect(rowLines.has(i) || skipLines.has(i), `line ${i} accounted for`).toBe(true);
       for (const s of run.skips) expect(rowLines.has(s.line), `line ${s.line} is both a row and a skip`).toBe(false);
       expect(run.rows.filter((r) => r.turn_type === 'user')).toHaveLength(typedPrompts(text));
       expect(run.rows.filter((r) => r.tag === 'bad_line').map((r) => r.text)).toEqual([]);
+      expect(run.warnings).toEqual([]);
+      expect(run.facts.filter((f) => f.key === 'cwd').length).toBeGreaterThan(0);
     }
   });
 

@@ -62,7 +62,7 @@ describe('transcript: metadata records', () => {
     );
     expect(rows.slice(1).map((r) => [r.text, r.tag, r.project_path])).toEqual([
       ['rewind: cut at u-cut', 'rewind', '/srv/app'],
-      ['worktree: /srv/app/.claude/worktrees/w1 branch=worktree-w1', 'scratch_directory', '/srv/app'],
+      ['worktree: /srv/app/.claude/worktrees/w1 branch=worktree-w1', 'scratch_directory', '/srv/app/.claude/worktrees/w1'],
       ['pull request: https://github.com/a/b/pull/7', undefined, '/srv/app'],
       ['cwd relocated: /srv/moved', undefined, '/srv/moved'],
       ['tag: release', undefined, '/srv/moved'],

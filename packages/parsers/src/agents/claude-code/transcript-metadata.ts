@@ -87,7 +87,9 @@ const worktree: Handler = (st, v) => {
   const branch = asString(w?.worktreeBranch);
   const text = `worktree: ${path}${branch ? ` branch=${branch}` : ''}`;
   if (!changed(st, 'worktree-state', text)) return 'worktree-state repeated';
-  return [{ turn: 'system', text, tag: 'scratch_directory' }];
+  // As for Copilot's scratch rows, project_path is the scratch directory itself, so the
+  // inventory lists it under scratch_directories rather than as the session's project.
+  return [{ turn: 'system', text, tag: 'scratch_directory', project: path }];
 };
 
 const relocated: Handler = (st, v) => {

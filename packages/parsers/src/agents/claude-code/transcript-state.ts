@@ -14,6 +14,8 @@ export interface Draft {
   ts?: string;
   /** Overrides the source line (rows emitted at end of file for an earlier line). */
   line?: number;
+  /** Overrides project_path (a scratch directory row names the directory itself). */
+  project?: string;
 }
 
 /** What a record handler returns: rows, a reason the line gives none, or `held` (decided at end of file). */

@@ -64,7 +64,7 @@ export async function* parseTranscript(a: Artifact, ctx: ParseContext, hooks: Tr
     return makeRow(d.turn, d.text, {
       timestamp_utc: d.ts ?? lineTs,
       session_id: st.sessionId || lineSession,
-      project_path: st.cwd,
+      project_path: d.project ?? st.cwd,
       git_branch: st.branch,
       model: d.model ?? st.model,
       tool_name: d.tool_name ?? '',

@@ -120,16 +120,19 @@ export class InventoryBuilder {
       const a = this.agent(s.host, s.user, s.agent);
       a.sessions++;
       if (s.synced === 'yes') a.synced_sessions++;
-      if (s.project_path) a.projectSet.add(s.project_path);
       if (s.scratch_directory) a.scratchSet.add(s.scratch_directory);
+      else if (s.project_path) a.projectSet.add(s.project_path);
     }
     const out: HomeInventory[] = [];
     for (const h of [...this.homes.values()].sort((x, y) => cmp(x.host, y.host) || cmp(x.user, y.user))) {
       const agents: AgentInventory[] = [];
       for (const a of [...h.agents.values()].sort((x, y) => cmp(x.agent, y.agent))) {
         const home = a.home || h.home;
+        // A directory inside the agent's own catalog roots is the agent's, whoever used it; one
+        // that a real session also worked in stays a project.
         for (const p of a.projectSet) if (insideRoots(p, home, a.roots)) a.scratchSet.add(p);
-        for (const p of a.scratchSet) a.projectSet.delete(p);
+        for (const p of a.scratchSet) if (insideRoots(p, home, a.roots)) a.projectSet.delete(p);
+        for (const p of a.projectSet) a.scratchSet.delete(p);
         const { home: _h, projectSet, scratchSet, roots: _r, ...rest } = a;
         agents.push({ ...rest, projects: [...projectSet].sort(), scratch_directories: [...scratchSet].sort() });
       }

@@ -83,8 +83,9 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
       rows++;
       const a = w.inv.agent(r.host, r.user, r.agent);
       a.rows++;
-      if (r.tag === 'scratch_directory') w.inv.project(r.host, r.user, r.agent, r.project_path || r.text.replace(/^scratch directory: /, '').replace(/ \(.*$/, ''), true);
-      else if (r.project_path) w.inv.project(r.host, r.user, r.agent, r.project_path, false);
+      // Session rows give their project through the session record (a scratch session's cwd is
+      // not a project); rows of no session (standing grants) name projects directly.
+      if (r.session_id === '' && r.project_path) w.inv.project(r.host, r.user, r.agent, r.project_path, r.tag === 'scratch_directory');
       countKept(kept, r);
       csvBuf += csvLine(TIMELINE_COLUMNS.map((c) => r[c] as string | number | null));
       jsonBuf += JSON.stringify(outputRow(r)) + '\n';

@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { access, lstat, realpath, stat } from 'node:fs/promises';
+import { access, lstat, mkdir, realpath, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Catalog } from './catalog.js';
@@ -92,6 +92,7 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
       if (await exists(p)) throw new CollectUsageError(`${p} already exists; choose another --out or move the old file away`);
     }
     try {
+      await mkdir(path.dirname(path.resolve(opts.out)), { recursive: true });
       writer = await ZipWriter.create(opts.out);
     } catch (err) {
       throw new CollectUsageError(`cannot create ${opts.out}.partial (${(err as Error).message}); check --out`);

@@ -63,14 +63,18 @@ export async function readRegularFile(
         cb(null, chunk);
       },
     });
-    const source = fh.createReadStream({ start: 0, autoClose: false, highWaterMark: 256 * 1024 });
     let readError: string | undefined;
-    source.on('error', (err: NodeJS.ErrnoException) => {
-      // Keep what was read (the archive must stay consistent); the row says where it stopped.
-      readError = `read error after ${bytesRead} bytes (${err.code ?? err.message}); the archived copy holds the bytes read`;
-      tap.end();
-    });
-    source.pipe(tap);
+    // Read at most the size seen at open: a file that grows as fast as it is read would never end.
+    if (atOpen.size === 0n) tap.end();
+    else {
+      const source = fh.createReadStream({ start: 0, end: Number(atOpen.size) - 1, autoClose: false, highWaterMark: 256 * 1024 });
+      source.on('error', (err: NodeJS.ErrnoException) => {
+        // Keep what was read (the archive must stay consistent); the row says where it stopped.
+        readError = `read error after ${bytesRead} bytes (${err.code ?? err.message}); the archived copy holds the bytes read`;
+        tap.end();
+      });
+      source.pipe(tap);
+    }
     if (sink) await sink(tap);
     else {
       tap.resume();
@@ -82,8 +86,8 @@ export async function readRegularFile(
     const after = await fh.stat({ bigint: true });
     if (after.size !== before.size) changes.push(`size ${before.size} → ${after.size}`);
     if (after.mtimeNs !== before.mtimeNs) changes.push('mtime changed');
-    if (BigInt(bytesRead) !== before.size && after.size === before.size) changes.push(`read ${bytesRead} of ${before.size} bytes`);
-    else if (BigInt(bytesRead) !== after.size) changes.push(`read ${bytesRead} bytes`);
+    if (BigInt(bytesRead) !== before.size) changes.push(`read ${bytesRead} of the ${before.size} bytes listed`);
+    else if (after.size > atOpen.size) changes.push(`the ${after.size - atOpen.size} bytes appended while reading were not read`);
     const warnings = [...(changes.length > 0 ? [`changed while read: ${changes.join(', ')}`] : []), ...(readError ? [readError] : [])];
     return { sha256: hash.digest('hex'), bytesRead, ...(warnings.length > 0 ? { warning: warnings.join('; ') } : {}) };
   } finally {

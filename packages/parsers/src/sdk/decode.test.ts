@@ -52,8 +52,9 @@ describe('decode: both encodings read the same', () => {
       b: fc.boolean(),
       n: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })).map((x) => x + 0),
       s: fc.string(),
-      o: fc.dictionary(fc.string(), fc.jsonValue()),
-      a: fc.array(fc.jsonValue()),
+      // Through JSON once, as a log holds them (this turns -0 into 0, as serializing would).
+      o: fc.dictionary(fc.string(), fc.jsonValue()).map((o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>),
+      a: fc.array(fc.jsonValue()).map((a) => JSON.parse(JSON.stringify(a)) as unknown[]),
       z: fc.constant(null),
     });
     fc.assert(
@@ -161,7 +162,8 @@ describe('decode: typed readers refuse what they do not expect', () => {
 
   it('any JSON object reads the same natively and serialized', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (o) => {
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (raw) => {
+        const o = JSON.parse(JSON.stringify(raw));
         expect(asObject(JSON.stringify(o))).toEqual(asObject(o));
       }),
     );

@@ -108,6 +108,12 @@ export interface Parser {
   secondaryToleranceSeconds(rel: string): number;
   /** Whether this agent's rows can say a session was synced (else sessions say `unknown`). */
   recordsSync: boolean;
+  /**
+   * Opt-in for a file the catalog flags as secret: true when this parser reads only
+   * non-credential fields of it (settings.json's allowedUrls, never its proxy password) and
+   * never prints anything else from it. Secret files go to no other parser.
+   */
+  readsSecretFile?(rel: string): boolean;
   /** Stream rows; never throws on bad data. */
   parse(a: Artifact, ctx: ParseContext): AsyncIterable<Row>;
 }

@@ -11,6 +11,8 @@ export interface CopilotParserSpec {
   /** Whether every file this parser wants is a secondary store (seed: Past-use rows). */
   secondary: boolean;
   toleranceSeconds: number;
+  /** This parser reads only non-credential fields of a file the catalog flags as secret. */
+  readsSecretFile?: boolean;
   parse(a: Artifact, ctx: ParseContext): AsyncIterable<Row>;
 }
 
@@ -27,6 +29,7 @@ export function copilotParser(spec: CopilotParserSpec): Parser {
     // The agent can say whether a session was synced (workspace.yaml mc_ keys), so every one of
     // its parsers says so: sessions without a sync row are "no", not "unknown".
     recordsSync: true,
+    readsSecretFile: (rel) => spec.readsSecretFile === true && wants(rel),
     parse: (a, ctx) => spec.parse(a, ctx),
   };
 }

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { copilotSettingsParser } from './settings-parser.js';
 import { parseText } from './test-helpers/harness.js';
 
 const REL = '.copilot/settings.json';
 const MTIME = '2026-10-01T08:00:00.000Z';
-const CORPUS = '/work/shared/corpus/real/XEFF09__dotfiles/.copilot/settings.json';
+const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/real/XEFF09__dotfiles/.copilot/settings.json', import.meta.url));
 const parse = (body: string) => parseText(copilotSettingsParser, REL, body, { mtime: MTIME });
 
 describe('settings.json parser', () => {
@@ -40,7 +41,21 @@ describe('settings.json parser', () => {
   it('gives one unreadable row for invalid JSON or a non-object, a bad-line row for a list that is not one', async () => {
     expect((await parse('{"allowedUrls": [')).rows).toEqual([expect.objectContaining({ tag: 'unreadable', text: expect.stringContaining('found invalid JSON') })]);
     expect((await parse('[1]')).rows).toEqual([expect.objectContaining({ tag: 'unreadable', text: expect.stringContaining('found an array') })]);
-    expect((await parse('{"deniedUrls": "x"}')).rows).toEqual([expect.objectContaining({ tag: 'bad_line', text: 'parser: unparseable line (expected deniedUrls to be an array, found a string): "x"' })]);
+    expect((await parse('{"deniedUrls": "x"}')).rows).toEqual([expect.objectContaining({ tag: 'bad_line', text: 'parser: unparseable line (expected deniedUrls to be an array, found a string): (value not printed: settings.json may hold credentials)' })]);
+  });
+
+  it('opts in to the flagged settings.json and never prints anything but the URL lists', async () => {
+    expect(copilotSettingsParser.readsSecretFile?.(REL)).toBe(true);
+    expect(copilotSettingsParser.readsSecretFile?.('.copilot/config.json')).toBe(false);
+    const marker = 'hunter2-proxy-password';
+    const body = JSON.stringify({ sandbox: { userPolicy: { network: { proxy: { password: marker } } } }, allowedUrls: ['https://a.example', { password: marker }], deniedUrls: { password: marker } });
+    const { rows } = await parse(body);
+    expect(rows.map((r) => r.text)).toEqual([
+      'permission setting: allowedUrls=https://a.example',
+      'permission setting: allowedUrls=(an object with keys ["password"], not printed)',
+      'parser: unparseable line (expected deniedUrls to be an array, found an object with keys ["password"]): (value not printed: settings.json may hold credentials)',
+    ]);
+    expect(JSON.stringify(rows)).not.toContain(marker);
   });
 
   it.skipIf(!existsSync(CORPUS))('reads the real settings (XEFF09__dotfiles), which grant no URL: no rows', async () => {

@@ -1,6 +1,5 @@
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import { asString, isObject } from '../../sdk/decode.js';
-import { compactJson } from '../../sdk/compact-json.js';
 import { badLineRow, makeRow, unreadableRow } from '../../sdk/row.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, Parser, Row } from '../../sdk/types.js';
@@ -19,6 +18,9 @@ export const copilotSettingsParser: Parser = copilotParser({
   patterns: COPILOT_PATTERNS.settings,
   secondary: false,
   toleranceSeconds: 0,
+  // The catalog flags settings.json (it can hold a proxy password); this parser reads only the
+  // URL lists, and prints nothing else from the file, not even in its error rows.
+  readsSecretFile: true,
   parse: parseSettings,
 });
 
@@ -50,12 +52,12 @@ async function* parseSettings(a: Artifact): AsyncGenerator<Row> {
     const entries = v[list];
     if (entries === undefined || entries === null) continue;
     if (!Array.isArray(entries)) {
-      yield badLineRow(`expected ${list} to be an array, found ${describeJson(entries)}`, compactJson(entries), null, { timestamp_utc });
+      yield badLineRow(`expected ${list} to be an array, found ${describeJson(entries)}`, '(value not printed: settings.json may hold credentials)', null, { timestamp_utc });
       continue;
     }
     for (let i = 0; i < entries.length; i++) {
-      // A URL is printed as written; anything else in the list as compact JSON.
-      const value = asString(entries[i]) ?? compactJson(entries[i]);
+      // A URL is printed as written; anything else is not printed (the file may hold credentials).
+      const value = asString(entries[i]) ?? `(${describeJson(entries[i])}, not printed)`;
       yield makeRow('system', `permission setting: ${list}=${value}`, { timestamp_utc, source_line: i + 1, tag: 'permission_setting' });
     }
   }

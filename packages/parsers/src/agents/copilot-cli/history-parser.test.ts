@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { copilotHistoryParser } from './history-parser.js';
-import { parseText } from './test-helpers/harness.js';
+import { CORPUS_ROOT, parseText } from './test-helpers/harness.js';
 
 const REL = '.copilot/command-history-state.json';
-const CORPUS = '/work/shared/corpus/real/XEFF09__dotfiles/.copilot/command-history-state.json';
+const CORPUS = `${CORPUS_ROOT}/XEFF09__dotfiles/.copilot/command-history-state.json`;
 const parse = (body: string) => parseText(copilotHistoryParser, REL, body);
 
 describe('command-history-state.json parser', () => {

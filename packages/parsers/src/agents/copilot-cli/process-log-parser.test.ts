@@ -2,11 +2,11 @@ import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { artifactFromFile } from '../../sdk/fs-artifact.js';
 import { copilotProcessLogParser } from './process-log-parser.js';
-import { parseText, runParser } from './test-helpers/harness.js';
+import { CORPUS_ROOT, parseText, runParser } from './test-helpers/harness.js';
 
 const REL = '.copilot/logs/process-1790845199000-4242.log';
 const SID = '5e55a0a1-0000-4000-8000-000000000001';
-const CORPUS = '/work/shared/corpus/real';
+const CORPUS = `${CORPUS_ROOT}`;
 const SEED = `2026-10-01T08:59:59.100Z [INFO] Starting Copilot CLI: 1.0.98
 2026-10-01T08:59:59.400Z [INFO] Signed in to https://github.com as octo-user.
 2026-10-01T08:59:59.900Z [INFO] Workspace initialized: ${SID}

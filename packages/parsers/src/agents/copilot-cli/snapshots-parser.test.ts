@@ -1,12 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { copilotSnapshotsParser, snapshotText } from './snapshots-parser.js';
-import { parseText } from './test-helpers/harness.js';
+import { CORPUS_ROOT, parseText } from './test-helpers/harness.js';
 
 const SID = '5e55a0a1-0000-4000-8000-000000000001';
 const REL = `.copilot/session-state/${SID}/rewind-file-snapshots/index.json`;
 const OLD_REL = `.copilot/session-state/${SID}/rewind-snapshots/index.json`;
-const CORPUS = '/work/shared/corpus/real/XEFF09__dotfiles/.copilot/session-state';
+const CORPUS = `${CORPUS_ROOT}/XEFF09__dotfiles/.copilot/session-state`;
 const SEED =
   '{"schema":1,"snapshots":[{"snapshotId":"9d9d9d9d-0000-4000-8000-000000000001","eventId":"e0000000-0000-4000-8000-000000000004","timestamp":"2026-10-01T09:00:01.150Z","userMessage":"fix the failing test","fileCount":1,"linesAdded":1,"linesRemoved":1,"backupFiles":[],"files":{"a1a1a1a1a1a1a1a1":{"path":"/srv/proj/date.test.js","linesAdded":1,"linesRemoved":1,"preimage":null,"postimage":null}}}]}';
 

@@ -5,12 +5,12 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { artifactFromFile } from '../../sdk/fs-artifact.js';
 import { copilotStoreParser } from './store-parser.js';
-import { makeHome, removeHome, runParser, writeHomeFile } from './test-helpers/harness.js';
+import { CORPUS_ROOT, makeHome, removeHome, runParser, writeHomeFile } from './test-helpers/harness.js';
 
 const REL = '.copilot/session-store.db';
 const SID = '5e55a0a1-0000-4000-8000-000000000001';
 const FIXTURE = join(import.meta.dirname, '../../../../../fixtures/homes/seed-copilot/.copilot');
-const CORPUS = '/work/shared/corpus/real';
+const CORPUS = `${CORPUS_ROOT}`;
 
 const homes: string[] = [];
 afterEach(() => {

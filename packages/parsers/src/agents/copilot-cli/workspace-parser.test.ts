@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { artifactFromFile } from '../../sdk/fs-artifact.js';
 import { parseYaml } from './workspace-parser.js';
 import { copilotWorkspaceParser } from './workspace-parser.js';
-import { parseText, runParser } from './test-helpers/harness.js';
+import { CORPUS_ROOT, parseText, runParser } from './test-helpers/harness.js';
 
 const SID = '5e55a0a1-0000-4000-8000-000000000001';
 const DIR = `.copilot/session-state/${SID}`;
 const REL = `${DIR}/workspace.yaml`;
 const EVENTS = { [`${DIR}/events.jsonl`]: '{}\n' };
 const MTIME = '2026-10-02T12:00:00.000Z';
-const CORPUS = '/work/shared/corpus/real';
+const CORPUS = `${CORPUS_ROOT}`;
 const SEED = `id: ${SID}
 cwd: /srv/proj
 client_name: copilot-cli

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { artifactFromFile } from '../../../sdk/fs-artifact.js';
 import type { Artifact, ParseContext, Parser, Row, SessionFact } from '../../../sdk/types.js';
 
@@ -51,3 +52,6 @@ export async function parseText(p: Parser, rel: string, body: string | Buffer, o
     removeHome(home);
   }
 }
+
+/** The shared real corpus (`../shared/corpus/real` beside the repository), wherever the clone is. */
+export const CORPUS_ROOT = fileURLToPath(new URL('../../../../../../../shared/corpus/real', import.meta.url));

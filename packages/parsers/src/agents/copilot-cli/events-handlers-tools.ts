@@ -83,7 +83,7 @@ export const permissionRequested: Handler = (c) => {
   const { data } = c.ev;
   const pr = obj(data.permissionRequest);
   const id = text(pr.toolCallId) ?? text(data.toolCallId);
-  c.emit('system', permissionRequestText(pr), { tool_use_id: id ?? '', tool_name: c.st.toolName(id) ?? '', tag: 'permission_request' });
+  c.emit('system', permissionRequestText(pr, obj(data.promptRequest)), { tool_use_id: id ?? '', tool_name: c.st.toolName(id) ?? '', tag: 'permission_request' });
   const mode = text(data.permissionMode);
   const agent = text(data.agentMode);
   if (mode === undefined && agent === undefined) return;

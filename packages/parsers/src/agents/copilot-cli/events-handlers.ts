@@ -10,7 +10,8 @@ import * as t from './events-handlers-tools.js';
 //   to the same model keeps the arrow form (`model: X -> X`).
 // - session.shutdown: a missing shutdownType prints `-`, an absent errorReason is left out, the
 //   files print comma-separated (`, `), `-` when there are none.
-// - permission.requested: absent subject or intention are left out; the `permission mode:` row
+// - permission.requested: subject and intention from permissionRequest, else promptRequest;
+//   absent ones are left out; the `permission mode:` row
 //   has no tool_use_id (it is the session's mode); an agentMode change there gives
 //   `agent mode: <old> -> <new>`, the session.mode_changed form.
 // - permission.completed: directories, approval and rules print as compact JSON.

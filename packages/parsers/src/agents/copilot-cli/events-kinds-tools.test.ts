@@ -114,6 +114,11 @@ describe('permission rows', () => {
     ]);
   });
 
+  it('subject and intention from promptRequest when permissionRequest lacks them', async () => {
+    const run = await both([req({ kind: 'shell', toolCallId: 't' }, { promptRequest: { kind: 'commands', fullCommandText: 'Get-Location', intention: 'Where am I' } })]);
+    expect(texts(run)).toEqual(['permission request: shell Get-Location intention=Where am I']);
+  });
+
   it('permission mode rows: the first time, then only on a change', async () => {
     const run = await both([
       req({ kind: 'read', path: '/a' }, { permissionMode: 'manual', agentMode: 'interactive' }),

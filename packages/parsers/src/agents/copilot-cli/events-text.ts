@@ -59,10 +59,19 @@ function permissionTarget(pr: JsonObject): string | undefined {
   return server ?? tool;
 }
 
-/** `permission request: <kind> <target> intention=<intention>`; absent parts are left out, kind prints `-`. */
-export function permissionRequestText(pr: JsonObject): string {
-  const intention = text(pr.intention);
-  const parts = ['permission request:', text(pr.kind) ?? '-', permissionTarget(pr), intention === undefined ? undefined : `intention=${intention}`];
+/**
+ * `permission request: <kind> <target> intention=<intention>`; absent parts are left out, kind
+ * prints `-`. Each part comes from permissionRequest, else from promptRequest (the prompt shown),
+ * which seed 001's sample fills where its permissionRequest has only kind and toolCallId.
+ */
+export function permissionRequestText(pr: JsonObject, prompt: JsonObject = {}): string {
+  const intention = text(pr.intention) ?? text(prompt.intention);
+  const parts = [
+    'permission request:',
+    text(pr.kind) ?? text(prompt.kind) ?? '-',
+    permissionTarget(pr) ?? permissionTarget(prompt),
+    intention === undefined ? undefined : `intention=${intention}`,
+  ];
   return parts.filter((p) => p !== undefined).join(' ');
 }
 

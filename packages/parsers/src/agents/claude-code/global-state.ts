@@ -10,7 +10,7 @@ import { GLOBAL_STATE_RE } from './paths.js';
  * `customApiKeyResponses` or any MCP server's `env`/`headers`.
  */
 async function* parseGlobalState(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
-  const r = await readJsonObject(a);
+  const r = await readJsonObject(a, true);
   if (!r.ok) {
     yield r.row;
     return;
@@ -57,5 +57,7 @@ export const globalStateParser: Parser = {
   secondary: () => true,
   secondaryToleranceSeconds: () => 0,
   recordsSync: false,
+  // The catalog flags these files (API key, MCP env and headers); this parser reads only the keys above.
+  readsSecretFile: (rel) => GLOBAL_STATE_RE.test(rel),
   parse: parseGlobalState,
 };

@@ -51,7 +51,7 @@ export function settingsLines(scope: string, s: JsonObject): Line[] {
 }
 
 async function* parseSettings(a: Artifact): AsyncGenerator<Row> {
-  const r = await readJsonObject(a);
+  const r = await readJsonObject(a, true);
   if (!r.ok) {
     yield r.row;
     return;
@@ -71,5 +71,7 @@ export const settingsParser: Parser = {
   secondary: () => false,
   secondaryToleranceSeconds: () => 0,
   recordsSync: false,
+  // Flagged for `env` values and credential helpers: this parser prints env names, never values.
+  readsSecretFile: (rel) => SETTINGS_RE.test(rel) || MANAGED_SETTINGS_RE.test(rel),
   parse: (a) => parseSettings(a),
 };

@@ -54,9 +54,22 @@ describe('.claude.json', () => {
     expect(rows.some((r) => r.text.includes('SECRET'))).toBe(false);
   });
 
-  it('invalid JSON is one unreadable row', async () => {
-    const { rows } = await parseText(globalStateParser, '.claude.json', '{"projects":');
-    expect(rows.map((r) => r.tag)).toEqual(['unreadable']);
+  it('invalid JSON is one unreadable row that quotes nothing of the file', async () => {
+    for (const [p, rel] of [[globalStateParser, '.claude.json'], [settingsParser, '.claude/settings.json']] as const) {
+      const { rows } = await parseText(p, rel, '{"primaryApiKey":"sk-ant-SECRET",');
+      expect(rows.map((r) => [r.tag, r.text])).toEqual([['unreadable', 'parser: unreadable file (invalid JSON; the parse error is not printed: the file may hold credentials)']]);
+    }
+  });
+
+  it('opts in to the flagged files it reads, and to no other', () => {
+    expect(globalStateParser.readsSecretFile?.('.claude.json')).toBe(true);
+    expect(globalStateParser.readsSecretFile?.('.claude/.claude.json')).toBe(true);
+    expect(settingsParser.readsSecretFile?.('.claude/settings.local.json')).toBe(true);
+    expect(settingsParser.readsSecretFile?.('etc/claude-code/managed-settings.json')).toBe(true);
+    for (const rel of ['.claude/.credentials.json', '.claude/ide/1.lock', '.claude.json.backup']) {
+      expect(globalStateParser.readsSecretFile?.(rel), rel).toBe(false);
+      expect(settingsParser.readsSecretFile?.(rel), rel).toBe(false);
+    }
   });
 });
 

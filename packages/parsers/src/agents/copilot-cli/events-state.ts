@@ -92,7 +92,7 @@ export interface HandlerContext {
   includeThinking: boolean;
   /** Add a row for this line, in order. */
   emit(turn: TurnType, text: string, fields?: RowFields): void;
-  /** Say why this line gives no row (counted by the caller as a deliberate skip). */
+  /** Say why this line would give no row; reported as a deliberate skip only when it gave none. */
   skip(reason: string): void;
   /** A parse warning with this line's number. */
   warn(message: string): void;

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, createWriteStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ManifestRow, openArchive, readCollection } from '@aitrail/collector';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import type yazlTypes from 'yazl';
 
 // End-to-end: the built CLI collects the three fixture homes from mounted-image layouts and
@@ -136,6 +136,7 @@ describe.each(CASES)('aitrail collect --root on $fixture', (c) => {
   }
   const out = join(T, 'out', 'c.zip');
   const run = cli(['collect', '--root', img, '--out', out, '--json']);
+  afterAll(() => rmSync(T, { recursive: true, force: true }));
   const all = files(src);
 
   it('exits 0, writes the zip and its .sha256, prints a JSON summary and never the fake token', () => {
@@ -252,6 +253,7 @@ describe('aitrail collect --dry-run, --secrets and mistakes', () => {
   const home = join(T, 'Users', 'sean');
   mkdirSync(join(T, 'Windows'));
   cpSync(join(HOMES, 'windows-basic'), home, { recursive: true });
+  afterAll(() => rmSync(T, { recursive: true, force: true }));
 
   it('--dry-run lists the rows and writes nothing', () => {
     const out = join(T, 'dry', 'c.zip');
@@ -317,6 +319,7 @@ describe('aitrail catalog', () => {
   });
   it('adds --catalog files and reports a bad one with its file and line (exit 2)', () => {
     const T = mkdtempSync(join(tmpdir(), 'aitrail-e2e-cat-'));
+    onTestFinished(() => rmSync(T, { recursive: true, force: true }));
     writeFileSync(join(T, 'demo-agent.yaml'), 'agent: demo-agent\nname: Demo\ncollect: [".demo/**"]\n');
     const ok = JSON.parse(cli(['catalog', '--json', '--catalog', join(T, 'demo-agent.yaml')]).stdout);
     expect(ok.map((c: { agent: string }) => c.agent)).toContain('demo-agent');

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openArchive, readCollection } from './archive-reader.js';
 import { loadCatalogs } from './catalog.js';
 import { collect } from './collect.js';
@@ -10,8 +10,14 @@ import { verifyArchive } from './verify.js';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
 function makeHome(): string {
   const base = mkdtempSync(join(tmpdir(), 'aitrail-collect-'));
+  made.push(base);
   const home = join(base, 'sean');
   const w = (rel: string, text: string) => {
     mkdirSync(join(home, rel, '..'), { recursive: true });
@@ -84,5 +90,34 @@ describe('collect', () => {
     expect(existsSync(dry)).toBe(false);
     expect(existsSync(`${dry}.partial`)).toBe(false);
     expect(d.rows!.find((m) => m.rel === '.copilot/config.json')).toMatchObject({ status: 'skipped_secret', sha256: '' });
+  });
+  it('removes the .partial and rejects when aborted (Ctrl-C, SIGTERM)', async () => {
+    const home = makeHome();
+    const out = join(home, '..', 'abort', 'c.zip');
+    const ac = new AbortController();
+    const run = collect(
+      { homes: [home], out, full: false, secrets: 'collect', dryRun: false, catalogs: loadCatalogs(), platform: 'linux', currentHome: '/x', signal: ac.signal },
+      { row: () => ac.abort(new Error('interrupted by SIGINT')) },
+    );
+    await expect(run).rejects.toThrow('interrupted by SIGINT');
+    expect(readdirSync(join(home, '..', 'abort'))).toEqual([]);
+  });
+  it('finds catalog folders whatever their case on a Windows or macOS layout', async () => {
+    const home = makeHome();
+    mkdirSync(join(home, 'appdata/local/COPILOT/pkg'), { recursive: true });
+    writeFileSync(join(home, 'appdata/local/COPILOT/copilot-user-cache.json'), '{}');
+    writeFileSync(join(home, 'appdata/local/COPILOT/pkg/x.js'), 'x');
+    mkdirSync(join(home, '.COPILOT'));
+    writeFileSync(join(home, '.COPILOT/Config.json'), '{}');
+    const base = { homes: [home], out: '', full: false, secrets: 'collect' as const, dryRun: true, catalogs: loadCatalogs(), currentHome: '/x' };
+    const win = await collect({ ...base, platform: 'win32' });
+    const rows = win.rows!.filter((r) => r.rel.toLowerCase().startsWith('appdata') || r.rel.startsWith('.COPILOT'));
+    expect(rows.map((r) => [r.rel, r.status, r.secret])).toEqual([
+      ['.COPILOT/Config.json', 'collected', true],
+      ['appdata/local/COPILOT/copilot-user-cache.json', 'collected', false],
+      ['appdata/local/COPILOT/pkg', 'skipped_excluded', false],
+    ]);
+    const linux = await collect({ ...base, platform: 'linux' });
+    expect(linux.rows!.filter((r) => r.rel.toLowerCase().startsWith('appdata') || r.rel.startsWith('.COPILOT'))).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { access, lstat, mkdir, realpath, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { Catalog } from './catalog.js';
 import { detectLayout, discoverHomes, type Home, type Layout, type ListDir, layoutIgnoresCase, uniqueUsers } from './homes.js';
 import { COLLECTOR_VERSION } from './version.js';
@@ -144,8 +145,11 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
     };
     if (!writer) return { ...summary, rows: run.rows };
     events.progress?.({ phase: 'archive', user: '', agent: '', files: run.rows.length, bytes: 0, current: 'manifest.jsonl' });
-    const manifest = Buffer.from(run.rows.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8');
-    writer.addBuffer(manifest, 'manifest.jsonl', ended.getTime());
+    // Streamed line by line: a million rows must not become one giant string.
+    const lines = Readable.from((function* () {
+      for (const r of run.rows) yield Buffer.from(`${JSON.stringify(r)}\n`, 'utf8');
+    })());
+    await writer.addStream(lines, 'manifest.jsonl', ended.getTime(), 0o644);
     const info: CollectionInfo = {
       format: 'aitrail-collection',
       format_version: 1,

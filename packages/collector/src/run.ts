@@ -66,49 +66,54 @@ export class Run implements WalkHost {
   async walkGlobs(scope: TreeScope, baseFs: string, globs: string[], nocase: boolean, absolute = false): Promise<void> {
     for (const { prefix, depth } of walkRoots(globs)) {
       const segs = (absolute ? prefix.replace(/^\/+/, '') : prefix).split('/').filter(Boolean);
-      const resolved = await this.resolvePrefix(scope, baseFs, segs, nocase);
-      if (!resolved) continue;
-      await walkTree(this, scope, resolved.fsPath, resolved.rel, false, depth);
+      for (const resolved of await this.resolvePrefix(scope, baseFs, segs, nocase)) {
+        await walkTree(this, scope, resolved.fsPath, resolved.rel, false, depth);
+      }
     }
   }
 
   /**
    * Resolve a prefix segment by segment: case-insensitively on Windows/macOS layouts (an image
-   * mounted on Linux keeps its case), and never through a link on the way.
+   * mounted on Linux keeps its case, and may even hold two spellings: both are walked), and
+   * never through a link on the way.
    */
   private async resolvePrefix(
     scope: TreeScope,
     baseFs: string,
     segs: string[],
     nocase: boolean,
-  ): Promise<{ fsPath: Buffer; rel: string } | undefined> {
-    let cur = baseFs;
-    const relSegs: string[] = [];
+  ): Promise<{ fsPath: Buffer; rel: string }[]> {
+    let level: { fs: string; rel: string[] }[] = [{ fs: baseFs, rel: [] }];
     for (let i = 0; i < segs.length; i += 1) {
-      let name = segs[i];
-      const exact = await lstat(cur + this.sep + name).catch(() => undefined);
-      if (!exact && nocase) {
-        const names = await readdir(cur).catch(() => [] as string[]);
-        const hit = names.find((n) => n.toLowerCase() === name.toLowerCase());
-        if (!hit) return undefined;
-        name = hit;
-      } else if (!exact) return undefined;
-      relSegs.push(name);
-      cur = cur + this.sep + name;
-      if (i < segs.length - 1) {
-        const st = await lstat(cur, { bigint: true }).catch(() => undefined);
-        if (!st) return undefined;
-        if (st.isSymbolicLink()) {
-          const row = baseRow(scope, relSegs.join('/'), Buffer.from(cur), false, st);
-          row.status = 'skipped_special';
-          row.reason = `symbolic link on the way to ${segs.join('/')}: not followed`;
-          this.row(row);
-          return undefined;
+      const next: { fs: string; rel: string[] }[] = [];
+      for (const cur of level) {
+        let names: string[];
+        if (nocase) {
+          const listed = await readdir(cur.fs === '' ? this.sep : cur.fs).catch(() => [] as string[]);
+          names = listed.filter((n) => n.toLowerCase() === segs[i].toLowerCase()).sort();
+        } else {
+          names = (await lstat(cur.fs + this.sep + segs[i]).catch(() => undefined)) ? [segs[i]] : [];
         }
-        if (!st.isDirectory()) return undefined;
+        for (const name of names) {
+          const fs = cur.fs + this.sep + name;
+          const rel = [...cur.rel, name];
+          if (i < segs.length - 1) {
+            const st = await lstat(fs, { bigint: true }).catch(() => undefined);
+            if (st?.isSymbolicLink()) {
+              const row = baseRow(scope, rel.join('/'), Buffer.from(fs), false, st);
+              row.status = 'skipped_special';
+              row.reason = `symbolic link on the way to ${segs.join('/')}: not followed`;
+              this.row(row);
+              continue;
+            }
+            if (!st?.isDirectory()) continue;
+          }
+          next.push({ fs, rel });
+        }
       }
+      level = next;
     }
-    return { fsPath: Buffer.from(cur), rel: relSegs.join('/') };
+    return level.map((l) => ({ fsPath: Buffer.from(l.fs), rel: l.rel.join('/') }));
   }
 
   /** Record a row (and tell the listener). */

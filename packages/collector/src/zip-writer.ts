@@ -66,6 +66,7 @@ export class ZipWriter {
   /** Add a member from a stream; resolves when yazl has consumed it, rejects if the output failed. */
   async addStream(stream: Readable, name: string, mtimeMs: number, mode: number): Promise<void> {
     if (this.failure) throw this.failure;
+    this.names.add(name);
     const consumed = new Promise<void>((resolve, reject) => {
       stream.once('end', () => resolve());
       stream.once('error', reject);

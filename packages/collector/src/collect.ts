@@ -100,8 +100,14 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
     }
   }
   const run = new Run({ ...opts, catalogs }, events, writer, path.sep);
+  // Stop in the middle of a large file too, not only between files.
+  const onAbort = () => {
+    const reason = opts.signal?.reason instanceof Error ? opts.signal.reason : new Error('aborted');
+    writer?.fail(Object.assign(reason, { name: 'AbortError' }));
+  };
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    if (homes.length === 0) run.notes.push('no user home found');
+    if (homes.length === 0) run.note('no user home found');
     const currentHome = path.resolve(opts.currentHome ?? os.homedir());
     for (const h of homes) {
       const running = !opts.root && path.resolve(h.home) === currentHome;
@@ -126,7 +132,7 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
       }
     }
     const projects = opts.dryRun ? [] : await collectProjects(run, layout, nocase, opts.root ? path.resolve(opts.root) : undefined);
-    if (opts.dryRun) run.notes.push('dry run: project roots are found by reading collected files, so none are listed');
+    if (opts.dryRun) run.note('dry run: project roots are found by reading collected files, so none are listed');
     const ended = new Date();
     const { counts, groups } = run.totals();
     const summary: CollectSummary = {
@@ -173,6 +179,8 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
   } catch (err) {
     await writer?.abort();
     throw err;
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
   }
 }
 
@@ -190,12 +198,12 @@ async function walkEnvHomes(
     const real = await realpath(value).catch(() => undefined);
     const st = real ? await lstat(real).catch(() => undefined) : undefined;
     if (!real || !st?.isDirectory()) {
-      run.notes.push(`${eh.var}=${value} is set but is not a directory; nothing collected from it`);
+      run.note(`${eh.var}=${value} is set but is not a directory; nothing collected from it`);
       continue;
     }
     const defaultReal = await realpath(path.join(home, ...eh.rel.split('/'))).catch(() => undefined);
     if (defaultReal === real) continue;
-    run.notes.push(`${eh.var}=${value}: collected as ${eh.rel} of ${scope.user} (source_path keeps the real path)`);
+    run.note(`${eh.var}=${value}: collected as ${eh.rel} of ${scope.user} (source_path keeps the real path)`);
     await walkTree(run, scope, Buffer.from(real), eh.rel, false, Number.POSITIVE_INFINITY);
   }
 }

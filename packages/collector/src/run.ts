@@ -120,6 +120,14 @@ export class Run implements WalkHost {
   row(row: ManifestRow): void {
     this.rows.push(row);
     this.events.row?.(row);
+    // The path and the reason only: never anything read from the file.
+    if (row.status === 'error') this.events.log?.(`error: ${row.source_path}: ${row.reason}`);
+  }
+
+  /** A note for collection.json and the operator. */
+  note(line: string): void {
+    this.notes.push(line);
+    this.events.log?.(`note: ${line}`);
   }
 
   /** Read (or plan) one regular file the walk found. */

@@ -24,6 +24,8 @@ export class ZipWriter {
   private failure: Error | undefined;
   private readonly failed: Promise<never>;
   private readonly closed: Promise<void>;
+  /** Stop the run now (a signal): pending and later adds reject with this error. */
+  readonly fail: (err: Error) => void;
 
   private constructor(readonly out: string) {
     this.partial = `${out}.partial`;
@@ -39,10 +41,11 @@ export class ZipWriter {
     this.failed.catch(() => {});
     const fail = (err: Error) => {
       if (!this.failure) {
-        this.failure = new Error(`cannot write ${this.partial}: ${err.message}`);
+        this.failure = err.name === 'AbortError' ? err : new Error(`cannot write ${this.partial}: ${err.message}`);
         reject(this.failure);
       }
     };
+    this.fail = fail;
     this.file.on('error', fail);
     this.zip.outputStream.on('error', fail);
     this.closed = new Promise((resolve) => this.file.on('close', () => resolve()));

@@ -71,7 +71,11 @@ export class CollectCommand extends Command {
     const out = path.resolve(flags.out ?? defaultOutName(os.hostname(), new Date()));
     const progress = createProgress({ label: 'collect' });
     const ac = new AbortController();
-    const onSignal = (sig: NodeJS.Signals) => ac.abort(new Error(`interrupted by ${sig}`));
+    let exitOnSignal = 130;
+    const onSignal = (sig: NodeJS.Signals) => {
+      exitOnSignal = sig === 'SIGTERM' ? 143 : 130;
+      ac.abort(new Error(`interrupted by ${sig}`));
+    };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     let summary: CollectSummary;
@@ -94,15 +98,13 @@ export class CollectCommand extends Command {
         {
           progress: (p) =>
             progress.update({ phase: p.phase, user: p.user || '-', agent: p.agent || '-', files: p.files, bytes: humanBytes(p.bytes) }),
-          row: (r) => {
-            if (r.status === 'error') progress.log(`error: ${r.source_path}: ${r.reason}`);
-          },
+          log: (line) => progress.log(line),
         },
       );
     } catch (err) {
       progress.stop();
       if (err instanceof CollectUsageError) this.error(err.message, { exit: 2 });
-      if (ac.signal.aborted) this.error(`${(ac.signal.reason as Error).message}: ${out}.partial removed, no archive written`, { exit: 130 });
+      if (ac.signal.aborted) this.error(`${(ac.signal.reason as Error).message}: ${out}.partial removed, no archive written`, { exit: exitOnSignal });
       this.error(`collect failed: ${(err as Error).message}; no archive was left behind`, { exit: 1 });
     } finally {
       process.off('SIGINT', onSignal);

@@ -29,6 +29,10 @@ export function evaluateTargets(r, main) {
     else {
       const growth = pts.at(-1).rss.median / pts[0].rss.median - 1;
       t.push({ name: target, target: 'within 20%', met: growth <= 0.2, value: `${fmtMiB(pts[0].rss.median)} → ${fmtMiB(pts.at(-1).rss.median)} (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(0)}%)` });
+      // Linear: 16x the input costs at most 16x the time (a quarter more allowed for noise).
+      const x = pts.at(-1).bytes / pts[0].bytes;
+      const tg = pts.at(-1).ms.median / pts[0].ms.median;
+      t.push({ name: `time of ${name} from 1x to 16x`, target: `linear (≤ ${(x * 1.25).toFixed(0)}x for ${x.toFixed(1)}x the bytes)`, met: tg <= x * 1.25, value: `${fx(tg)}` });
     }
   }
   const big = main && main.bytes >= GiB;

@@ -50,17 +50,18 @@ export interface DedupDrop {
 interface Cluster {
   anchor: DedupRecord;
   session: string;
-  files: Set<string>;
+  /** Source files of the members: a handful at most, so an array beats a Set in memory. */
+  files: string[];
   /** The anchor has been paired with a dated copy. */
   anchorTaken: boolean;
-  datedCopies: DedupRecord[];
+  datedCopies: DedupRecord[] | null;
 }
 
 /** Clusters sorted by anchor time (dated) or creation (undated), with skip pointers per file. */
 class View {
   readonly clusters: Cluster[] = [];
   readonly times: number[] = [];
-  private readonly skip = new Map<string, Map<number, number>>();
+  private skip: Map<string, Map<number, number>> | null = null;
 
   add(c: Cluster, t: number): void {
     this.clusters.push(c);
@@ -70,14 +71,15 @@ class View {
   /** First index at or after `i` (step `dir`) whose cluster holds no record of `file`; path-compressed. */
   private nextFree(i: number, dir: 1 | -1, file: string): number {
     const k = `${dir}\0${file}`;
-    let m = this.skip.get(k);
+    let m = this.skip?.get(k);
     const path: number[] = [];
     const n = this.clusters.length;
-    while (i >= 0 && i < n && this.clusters[i].files.has(file)) {
+    while (i >= 0 && i < n && this.clusters[i].files.includes(file)) {
       path.push(i);
       i = m?.get(i) ?? i + dir;
     }
     if (path.length > 1) {
+      this.skip ??= new Map();
       if (!m) {
       m = new Map();
       this.skip.set(k, m);
@@ -140,7 +142,7 @@ class Group {
 }
 
 function newCluster(r: DedupRecord): Cluster {
-  return { anchor: r, session: r.session, files: new Set([r.file]), anchorTaken: false, datedCopies: [] };
+  return { anchor: r, session: r.session, files: [r.file], anchorTaken: false, datedCopies: null };
 }
 
 /** Options of {@link dedupRows}. */
@@ -163,12 +165,19 @@ export function dedupRows(records: Iterable<DedupRecord>, opts: DedupOptions = {
   };
   const dated: DedupRecord[] = [];
   const undated: DedupRecord[] = [];
-  const primaries: DedupRecord[] = [];
+  const candidates: DedupRecord[] = [];
+  const secondaryKeys = new Set<string>();
   for (const r of records) {
-    if (!r.secondary) primaries.push(r);
-    else if (r.time === null) undated.push(r);
-    else dated.push(r);
+    if (!r.secondary) candidates.push(r);
+    else {
+      secondaryKeys.add(r.key);
+      if (r.time === null) undated.push(r);
+      else dated.push(r);
+    }
   }
+  // A primary whose key no secondary shares can match nothing: it needs no cluster.
+  const primaries = candidates.filter((p) => secondaryKeys.has(p.key));
+  candidates.length = 0;
   primaries.sort((a, b) => (a.time ?? 0) - (b.time ?? 0) || a.ord - b.ord);
   for (const p of primaries) {
     if (p.time === null) group(p.key).add('Pu', newCluster(p), 0);
@@ -179,16 +188,17 @@ export function dedupRows(records: Iterable<DedupRecord>, opts: DedupOptions = {
   const drops = new Map<number, DedupDrop>();
 
   const join = (c: Cluster, r: DedupRecord) => {
-    c.files.add(r.file);
+    c.files.push(r.file);
     if (c.session === '' && r.session !== '') c.session = r.session;
     let paired = c.anchor;
     if (r.time !== null) {
       if (!c.anchorTaken) c.anchorTaken = true;
       else {
-        let best = c.datedCopies[0] ?? c.anchor;
-        for (const d of c.datedCopies) if (Math.abs(d.time! - r.time) < Math.abs(best.time! - r.time)) best = d;
+        let best = c.datedCopies?.[0] ?? c.anchor;
+        for (const d of c.datedCopies ?? []) if (Math.abs(d.time! - r.time) < Math.abs(best.time! - r.time)) best = d;
         paired = best;
       }
+      c.datedCopies ??= [];
       c.datedCopies.push(r);
     }
     drops.set(r.ord, { kept: c.anchor.ord, paired: paired.ord });

@@ -31,8 +31,8 @@ export interface RunLimits {
   maxBytes: number;
 }
 
-/** Default run size: 50,000 rows or about 64 MB of row text, whichever comes first. */
-export const DEFAULT_RUN_LIMITS: RunLimits = { maxRows: 50_000, maxBytes: 64 * 1024 * 1024 };
+/** Default run size: 25,000 rows or about 32 MB of row text, whichever comes first. */
+export const DEFAULT_RUN_LIMITS: RunLimits = { maxRows: 25_000, maxBytes: 32 * 1024 * 1024 };
 
 /** Buffers rows and spills them to sorted JSONL runs in a private temp folder. */
 export class RunSpiller {

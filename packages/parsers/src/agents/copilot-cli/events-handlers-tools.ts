@@ -32,7 +32,11 @@ export const assistantMessage: Handler = (c) => {
     const name = text(req.name);
     c.st.rememberTool(id, name);
     c.st.markRequested(id);
-    c.emit('tool_use', toolUseText(req.arguments), { model, tool_name: name ?? '', tool_use_id: id ?? '' });
+    // A custom (grammar) tool's arguments are its raw input: never read as JSON, even when they
+    // look like it. Nested values are not serialized by the stringified encoding, so this holds there too.
+    const raw = text(req.type) === 'custom' && typeof req.arguments === 'string';
+    const body = raw ? (req.arguments as string) : toolUseText(req.arguments);
+    c.emit('tool_use', body, { model, tool_name: name ?? '', tool_use_id: id ?? '' });
   }
   c.skip('assistant.message with no content, no thinking shown and no tool request');
 };

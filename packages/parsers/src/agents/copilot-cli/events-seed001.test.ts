@@ -71,8 +71,9 @@ describe("seed 001's stringified sample records", () => {
       [7, 'tool_use', '{"intent":"Searching for SKILL.md"}'],
       // The longer of the two: content (13 characters) over detailedContent (10).
       [8, 'tool_result', 'Intent logged'],
-      // The subject from promptRequest, this sample's permissionRequest having none.
-      [9, 'system', 'permission request: shell Get-Location'],
+      // The subject and the intention (its key named intent) from promptRequest, this sample's
+      // permissionRequest having neither.
+      [9, 'system', 'permission request: shell Get-Location intention=…'],
       [10, 'system', 'permission decision: approved source=-'],
       [11, 'system', 'hook postToolUse start: {"sessionId":"0f4cd0bd-…","timestamp":"…"}'],
       [12, 'system', 'hook postToolUse end: success=true output={}'],

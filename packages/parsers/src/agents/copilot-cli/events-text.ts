@@ -25,7 +25,9 @@ export function toolUseText(args: unknown): string {
 /**
  * A tool_result text: the longer of result.detailedContent and result.content (detailedContent on
  * a tie), `[exit N] ` first when shellExecution.exitCode is non-zero, error.message on a new line
- * when success is false.
+ * when success is false. A result with neither (an MCP tool's) prints its contents, else its
+ * structuredContent, as compact JSON: the schema lists both as result keys, and an empty row
+ * would hide what the tool returned.
  */
 export function toolResultText(data: JsonObject): string {
   const result = asJsonish(data.result);
@@ -34,6 +36,7 @@ export function toolResultText(data: JsonObject): string {
     const content = text(result.content) ?? '';
     const detailed = text(result.detailedContent) ?? '';
     body = detailed.length >= content.length ? detailed : content;
+    if (body === '') body = jsonText(result.contents) ?? jsonText(result.structuredContent) ?? '';
   } else {
     body = text(result) ?? '';
   }
@@ -65,7 +68,8 @@ function permissionTarget(pr: JsonObject): string | undefined {
  * which seed 001's sample fills where its permissionRequest has only kind and toolCallId.
  */
 export function permissionRequestText(pr: JsonObject, prompt: JsonObject = {}): string {
-  const intention = text(pr.intention) ?? text(prompt.intention);
+  // Seed 001's promptRequest names the intention `intent`; either key, intention first.
+  const intention = text(pr.intention) ?? text(prompt.intention) ?? text(pr.intent) ?? text(prompt.intent);
   const parts = [
     'permission request:',
     text(pr.kind) ?? text(prompt.kind) ?? '-',

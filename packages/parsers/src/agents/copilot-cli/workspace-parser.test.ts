@@ -86,6 +86,27 @@ describe('workspace.yaml parser', () => {
     expect(facts).toContainEqual({ session_id: SID, key: 'name', value: '請將最終結果寫入', priority: 1 });
   });
 
+  it('the metadata row names the line of a metadata key even when user_named and client_name are absent (Kaijon corpus)', async () => {
+    const { rows } = await parse(`id: ${SID}\ncwd: /w\nsummary: "t"\nsummary_count: 0\ncreated_at: 2026-04-06T14:12:01.949Z\n`);
+    expect(rows.map((r) => [r.tag, r.source_line])).toEqual([
+      ['session_name', 3],
+      ['session_metadata', 4],
+    ]);
+  });
+
+  it('a key written twice: the last value is read, with a warning naming the key, instead of losing the file', async () => {
+    const { rows, warnings } = await parse(`${SEED}name: Renamed later\nmc_session_id: abc\n`, true);
+    expect(rows.map((r) => [r.text, r.source_line])).toEqual([
+      ['session name: Renamed later', 14],
+      ['session metadata: user_named=false forks=0 compactions=0 client=copilot-cli', 5],
+      ['session synced: remote session abc task - last event - remote_steerable=false', 15],
+    ]);
+    expect(warnings).toEqual([
+      { message: 'workspace.yaml key name written more than once; the last value is read', line: 14 },
+      { message: 'workspace.yaml key mc_session_id written more than once; the last value is read', line: 15 },
+    ]);
+  });
+
   it('keeps timestamps as strings (core schema), so an offset time is normalized, not mangled', async () => {
     const { rows } = await parse(`cwd: /w\ncreated_at: 2026-10-01T11:00:00+02:00\n`);
     expect(rows[0].timestamp_utc).toBe('2026-10-01T09:00:00.000Z');

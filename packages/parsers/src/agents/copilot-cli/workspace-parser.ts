@@ -37,7 +37,8 @@ async function* parseWorkspace(a: Artifact, ctx: ParseContext): AsyncGenerator<R
     yield unreadableRow(parsed.error);
     return;
   }
-  const { value: w, lines } = parsed;
+  const { value: w, lines, repeated } = parsed;
+  for (const k of repeated) ctx.warn(`workspace.yaml key ${k} written more than once; the last value is read`, lines.get(k));
   const str = (k: string): string => asString(w[k]) ?? '';
   const session_id = sessionIdFromRel(a.rel) || str('id');
   const cwd = str('cwd');
@@ -58,7 +59,8 @@ async function* parseWorkspace(a: Artifact, ctx: ParseContext): AsyncGenerator<R
   const client = str('client_name');
   if (client) ctx.fact({ session_id, key: 'client', value: client, priority: 1 });
   const meta = `session metadata: user_named=${str('user_named')} forks=${str('fork_count')} compactions=${str('summary_count')} client=${client}`;
-  yield makeRow('system', meta, { ...base, source_line: line('user_named') ?? line('client_name'), tag: 'session_metadata' });
+  const metaLine = line('user_named') ?? line('client_name') ?? line('fork_count') ?? line('summary_count');
+  yield makeRow('system', meta, { ...base, source_line: metaLine, tag: 'session_metadata' });
 
   const mc = str('mc_session_id');
   if (mc !== '') {
@@ -74,21 +76,29 @@ async function* parseWorkspace(a: Artifact, ctx: ParseContext): AsyncGenerator<R
   }
 }
 
-/** Parse safely: core schema (timestamps stay strings), aliases capped; top-level key lines kept. */
-export function parseYaml(text: string): { value: JsonObject; lines: Map<string, number> } | { error: string } {
+/**
+ * Parse safely: core schema (timestamps stay strings), aliases capped; top-level key lines kept.
+ * A key written twice does not cost the whole file: the last value and line are read, and the
+ * key is listed in `repeated`.
+ */
+export function parseYaml(text: string): { value: JsonObject; lines: Map<string, number>; repeated: string[] } | { error: string } {
   const lc = new LineCounter();
   try {
-    const doc = parseDocument(text, { schema: 'core', lineCounter: lc, prettyErrors: false });
+    const doc = parseDocument(text, { schema: 'core', lineCounter: lc, prettyErrors: false, uniqueKeys: false });
     if (doc.errors.length > 0) return { error: `expected a YAML mapping, found invalid YAML: ${doc.errors[0].message}` };
     const value: unknown = doc.toJS({ maxAliasCount: MAX_ALIASES });
     if (!isObject(value)) return { error: `expected a YAML mapping of workspace keys, found ${describeJson(value)}` };
     const lines = new Map<string, number>();
+    const repeated = new Set<string>();
     if (isMap(doc.contents)) {
       for (const item of doc.contents.items) {
-        if (isScalar(item.key) && item.key.range) lines.set(String(item.key.value), lc.linePos(item.key.range[0]).line);
+        if (!isScalar(item.key) || !item.key.range) continue;
+        const key = String(item.key.value);
+        if (lines.has(key)) repeated.add(key);
+        lines.set(key, lc.linePos(item.key.range[0]).line);
       }
     }
-    return { value, lines };
+    return { value, lines, repeated: [...repeated] };
   } catch (e) {
     return { error: `expected a YAML mapping, found YAML that cannot be read safely: ${(e as Error).message}` };
   }

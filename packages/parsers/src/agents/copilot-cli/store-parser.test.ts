@@ -171,6 +171,29 @@ describe('session-store.db parser', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('reads a table made WITHOUT ROWID (source_line then the 1-based row position) instead of losing it', async () => {
+    const home = storeHome(`CREATE TABLE turns (session_id TEXT, turn_index INTEGER, user_message TEXT, assistant_response TEXT, timestamp TEXT,
+        PRIMARY KEY (session_id, turn_index)) WITHOUT ROWID;
+      INSERT INTO turns VALUES ('s1', 1, 'second', NULL, '2026-10-01T09:01:00.000Z');
+      INSERT INTO turns VALUES ('s1', 0, 'first', 'reply', '2026-10-01T09:00:30.000Z');`);
+    const { rows } = await parse(home);
+    expect(rows.map((r) => [r.turn_type, r.text, r.timestamp_utc, r.source_line])).toEqual([
+      ['user', 'first', '2026-10-01T09:00:30.000Z', 1],
+      ['assistant', 'reply', '2026-10-01T09:00:30.000Z', 1],
+      ['user', 'second', '2026-10-01T09:01:00.000Z', 2],
+    ]);
+  });
+
+  it('reads text stored as a BLOB (SQLite keeps any type in any column) as UTF-8, not as nothing', async () => {
+    const home = storeHome(`CREATE TABLE turns (session_id TEXT, user_message BLOB, assistant_response TEXT, timestamp TEXT);
+      INSERT INTO turns VALUES ('s1', CAST('héllo' AS BLOB), 'r', '2026-10-01T09:00:00.000Z');`);
+    const { rows } = await parse(home);
+    expect(rows.map((r) => [r.turn_type, r.text])).toEqual([
+      ['user', 'héllo'],
+      ['assistant', 'r'],
+    ]);
+  });
+
   it('warns on a stored time it cannot read and leaves the row undated', async () => {
     const home = storeHome(`CREATE TABLE turns (session_id TEXT, user_message TEXT, timestamp TEXT); INSERT INTO turns VALUES ('s1', 'hi', 'yesterday');`);
     const { rows, warnings } = await parse(home);

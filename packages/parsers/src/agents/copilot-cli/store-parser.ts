@@ -169,17 +169,20 @@ function* forgeRows(db: SqliteDatabase, ctxOf: (id: string) => Partial<Row>, ctx
 
 /**
  * Every row of a table, oldest rowid first, reading only the wanted columns that exist (the
- * schema differs between versions 2, 4, 8 and 38); a missing column reads as NULL. A table
- * that fails mid-read (corrupt page) gives one unreadable row and the next table is read.
+ * schema differs between versions 2, 4, 8 and 38); a missing column reads as NULL. A table made
+ * WITHOUT ROWID is read in its key order, numbered from 1. A table that fails mid-read (corrupt
+ * page) gives one unreadable row and the next table is read.
  */
 function* tableRows(db: SqliteDatabase, table: string, wanted: string[], toRows: (r: Rec, rowid: number) => Row[]): Generator<Row> {
   const have = columnNames(db, table);
   const list = wanted.map((c) => (have.has(c) ? quote(c) : `NULL AS ${quote(c)}`));
   let last: number | null = null;
   try {
-    const stmt = db.prepare(`SELECT rowid AS "__rowid", ${list.join(', ')} FROM ${quote(table)} ORDER BY rowid`);
-    for (const r of stmt.iterate() as IterableIterator<Rec>) {
-      last = Number(r.__rowid);
+    const withRowid = hasRowid(db, table);
+    const sql = withRowid ? `SELECT rowid AS "__rowid", ${list.join(', ')} FROM ${quote(table)} ORDER BY rowid` : `SELECT ${list.join(', ')} FROM ${quote(table)}`;
+    let n = 0;
+    for (const r of db.prepare(sql).iterate() as IterableIterator<Rec>) {
+      last = withRowid ? Number(r.__rowid) : ++n;
       yield* toRows(r, last);
     }
   } catch (e) {
@@ -188,14 +191,25 @@ function* tableRows(db: SqliteDatabase, table: string, wanted: string[], toRows:
   }
 }
 
+// A WITHOUT ROWID table has no rowid to select or order by; only preparing the query tells.
+function hasRowid(db: SqliteDatabase, table: string): boolean {
+  try {
+    db.prepare(`SELECT rowid FROM ${quote(table)} LIMIT 0`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function quote(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/** A column as text: strings as stored, numbers printed, NULL and blobs ''. */
+/** A column as text: strings as stored, numbers printed, blobs read as UTF-8 (SQLite keeps any type in any column), NULL ''. */
 function text(v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8');
   return '';
 }
 

@@ -86,7 +86,7 @@ describe('readCollection', () => {
     const row = { user: 'u', status: 'collected', archive_path: 'homes/u/a' };
     const p = await makeZip('c.zip', [
       ['manifest.jsonl', `${JSON.stringify(row)}\n{not json\n${JSON.stringify(row)}\n`],
-      ['collection.json', JSON.stringify({ format: 'aitrail-collection', host: 'h' })],
+      ['collection.json', JSON.stringify({ format: 'aitrail-collection', host: 'h', complete: true })],
     ]);
     const r = await openArchive(p);
     const c = await readCollection(r);

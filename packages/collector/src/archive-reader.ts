@@ -142,6 +142,7 @@ export async function readCollection(
     try {
       info = JSON.parse(await reader.readText('collection.json', 16 * 1024 ** 2)) as CollectionInfo;
       if (info.format !== 'aitrail-collection') problems.push(`collection.json: format is ${JSON.stringify(info.format)}, expected "aitrail-collection"`);
+      else if (info.complete !== true) problems.push('collection.json: "complete" is not true; the collection did not finish');
     } catch (err) {
       problems.push(`collection.json is not readable JSON (${(err as Error).message})`);
     }

@@ -120,4 +120,14 @@ describe('collect', () => {
     const linux = await collect({ ...base, platform: 'linux' });
     expect(linux.rows!.filter((r) => r.rel.toLowerCase().startsWith('appdata') || r.rel.startsWith('.COPILOT'))).toEqual([]);
   });
+  it('never collects its own archive when written inside a walked folder', async () => {
+    const home = makeHome();
+    const out = join(home, '.copilot', 'own.zip');
+    const s = await collect({ homes: [home], out, full: false, secrets: 'collect', dryRun: false, catalogs: loadCatalogs(), platform: 'linux', currentHome: '/x' });
+    const r = await openArchive(s.out!);
+    const { manifest } = await readCollection(r);
+    r.close();
+    expect(manifest.filter((m) => m.rel.startsWith('.copilot/own.zip'))).toEqual([]);
+    expect(manifest.some((m) => m.rel === '.copilot/config.json')).toBe(true);
+  });
 });

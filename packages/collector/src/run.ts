@@ -133,6 +133,8 @@ export class Run implements WalkHost {
   /** Read (or plan) one regular file the walk found. */
   async file(f: Found): Promise<void> {
     const { scope, fsPath, rel, escaped, st } = f;
+    // The archive being written may sit inside a walked folder (run from ~/.copilot): never read it.
+    if (this.writer && `${st.dev}:${st.ino}` === this.writer.identity) return;
     const row = baseRow(scope, rel, fsPath, escaped, st);
     row.secret = scope.secret(scope.globPath(rel));
     const key = fsPath.toString('latin1');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { open, rename, rm, writeFile } from 'node:fs/promises';
+import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import yazl from 'yazl';
@@ -55,8 +55,13 @@ export class ZipWriter {
   static async create(out: string): Promise<ZipWriter> {
     const w = new ZipWriter(out);
     await Promise.race([new Promise<void>((resolve) => w.file.once('open', () => resolve())), w.failed]);
+    const st = await stat(w.partial, { bigint: true });
+    w.identity = `${st.dev}:${st.ino}`;
     return w;
   }
+
+  /** `dev:ino` of the `.partial`, so a walk that meets the archive being written can skip it. */
+  identity = '';
 
   /** A member name not used yet: `name`, else `name~2`, `name~3`, ... */
   uniqueName(name: string): string {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openArchive, readCollection } from './archive-reader.js';
 import { loadCatalogs } from './catalog.js';
-import { collect } from './collect.js';
+import { collect, systemGlobs } from './collect.js';
 import { verifyArchive } from './verify.js';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -129,5 +129,10 @@ describe('collect', () => {
     r.close();
     expect(manifest.filter((m) => m.rel.startsWith('.copilot/own.zip'))).toEqual([]);
     expect(manifest.some((m) => m.rel === '.copilot/config.json')).toBe(true);
+  });
+  it('walks the real /private/etc for macOS system globs (/etc is a link there)', () => {
+    const g = ['/etc/github-copilot/managed-settings.json', '/etc/github-copilot/policy.d/**', '/opt/x'];
+    expect(systemGlobs(g, 'darwin')).toEqual(['/private/etc/github-copilot/managed-settings.json', '/private/etc/github-copilot/policy.d/**', '/opt/x']);
+    expect(systemGlobs(g, 'linux')).toEqual(g);
   });
 });

@@ -128,7 +128,7 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
           globPath: (r: string) => `/${r}`,
         };
         const scope = run.scope(catalog, base, nocase);
-        await run.walkGlobs(scope, opts.root ? path.resolve(opts.root) : '', catalog.system, false, true);
+        await run.walkGlobs(scope, opts.root ? path.resolve(opts.root) : '', systemGlobs(catalog.system, layout), false, true);
       }
     }
     const projects = opts.dryRun ? [] : await collectProjects(run, layout, nocase, opts.root ? path.resolve(opts.root) : undefined);
@@ -206,4 +206,9 @@ async function walkEnvHomes(
     run.note(`${eh.var}=${value}: collected as ${eh.rel} of ${scope.user} (source_path keeps the real path)`);
     await walkTree(run, scope, Buffer.from(real), eh.rel, false, Number.POSITIVE_INFINITY);
   }
+}
+
+/** macOS keeps /etc, /var and /tmp as links into /private, which a walk never follows: use the real place. */
+export function systemGlobs(globs: string[], layout: Layout): string[] {
+  return layout === 'darwin' ? globs.map((g) => g.replace(/^\/(etc|var|tmp)(\/|$)/, '/private/$1$2')) : globs;
 }

@@ -14,7 +14,7 @@ export function stringifyEventLine(line: string): string {
     return line;
   }
   if (!isObject(ev) || !isObject(ev.data)) return line;
-  const data: Record<string, unknown> = {};
+  const data: Record<string, unknown> = Object.create(null);
   for (const [k, v] of Object.entries(ev.data)) {
     data[k] = v === null || v === undefined || typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
   }

@@ -38,7 +38,8 @@ export function obj(v: unknown): JsonObject {
  * booleans printed as strings), since a string "1" cannot be told from a stringified 1.
  */
 export function dataJson(data: JsonObject): string {
-  const canon: JsonObject = {};
+  // No prototype: a `__proto__` key (valid JSON) is then a key like any other, not a setter.
+  const canon: JsonObject = Object.create(null);
   for (const [k, v] of Object.entries(data)) {
     const d = asJsonish(v);
     canon[k] = typeof d === 'number' || typeof d === 'boolean' ? String(d) : d;

@@ -61,3 +61,11 @@ describe('permission request intention', () => {
     expect(texts(run)).toEqual(['permission request: read /a intention=Read it']);
   });
 });
+
+describe('compact JSON of a whole payload', () => {
+  it('keeps a key named __proto__ (JSON allows it; an object literal would swallow it)', async () => {
+    const line = JSON.stringify({ id: 'e', parentId: null, timestamp: '2026-10-01T09:00:00.000Z', type: 'session.task_complete', data: JSON.parse('{"__proto__":{"x":1},"success":true}') });
+    const run = await both([line]);
+    expect(texts(run)).toEqual(['session.task_complete: {"__proto__":{"x":1},"success":"true"}']);
+  });
+});

@@ -16,6 +16,13 @@ describe('sidebar-sessions-state parser', () => {
     ]);
   });
 
+  it('reads the cwd from the content, not the file name: a name that is not the sha256 of cwd gives the same facts', async () => {
+    const rel = `.copilot/sidebar-sessions-state/${'0'.repeat(64)}.json`;
+    const { rows, facts } = await parseText(copilotSidebarParser, rel, `{"schemaVersion":1,"cwd":"C:\\\\Users\\\\sean\\\\demo","sessionIds":["${SID}"]}`);
+    expect(rows).toEqual([]);
+    expect(facts).toEqual([{ session_id: SID, key: 'cwd', value: 'C:\\Users\\sean\\demo', priority: 4 }]);
+  });
+
   it('warns on an id that is not a string', async () => {
     const { facts, warnings } = await parse('{"cwd":"/p","sessionIds":[null,"a"]}');
     expect(facts).toEqual([{ session_id: 'a', key: 'cwd', value: '/p', priority: 4 }]);

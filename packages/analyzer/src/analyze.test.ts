@@ -37,6 +37,7 @@ const baseFiles: FakeFile[] = [
   },
   { agent: 'fake-agent', rel: '.fake/history.json', content: JSON.stringify(['continue', '/model']) },
   { agent: 'fake-agent', rel: '.fake/secret.json', content: '{"token":"ghp_secret"}', secret: true },
+  { agent: 'fake-agent', rel: '.fake/settings.json', content: '{"allowedUrls":["https://x"],"password":"hunter2"}', secret: true },
   { agent: 'other-agent', rel: '.fake/sessions/x.jsonl', content: log([{ ts: '2026-10-01T09:00:00.000Z', type: 'user', text: 'not for fake' }]) },
 ];
 
@@ -52,9 +53,10 @@ describe('analyze over an unpacked collection directory', async () => {
   const dups = readFileSync(join(out, 'duplicates.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
   it('orders rows by time, undated last, and fills project_path from the session facts', () => {
-    expect(timeline.map((r) => r.text)).toEqual(['only in the store', 'continue', 'done, "quoted", with, commas\nand a newline', 'ls', 'permission decision: approved source=x', '=cmd|calc', '/model']);
-    expect(timeline[1]).toMatchObject({ host: 'testhost', user: 'sean', agent: 'fake-agent', session_id: A, project_path: '/srv/proj', source_file: `homes/sean/.fake/sessions/${A}.jsonl`, source_line: 2, tag: '' });
-    expect(timeline[0].project_path).toBe('/srv/gone');
+    // Same time: source order (archive path) breaks the tie, settings.json before store.jsonl.
+    expect(timeline.map((r) => r.text)).toEqual(['setting file read: .fake/settings.json', 'only in the store', 'continue', 'done, "quoted", with, commas\nand a newline', 'ls', 'permission decision: approved source=x', '=cmd|calc', '/model']);
+    expect(timeline[2]).toMatchObject({ host: 'testhost', user: 'sean', agent: 'fake-agent', session_id: A, project_path: '/srv/proj', source_file: `homes/sean/.fake/sessions/${A}.jsonl`, source_line: 2, tag: '' });
+    expect(timeline[1].project_path).toBe('/srv/gone');
   });
 
   it('drops the store and history copies of the prompt, with the rows they matched', () => {
@@ -79,9 +81,13 @@ describe('analyze over an unpacked collection directory', async () => {
     expect(sessions[0]).toMatchObject({ secondary_only: true, project_path: '/srv/gone', sources: ['homes/sean/.fake/store.jsonl'] });
   });
 
-  it('lists the secret file by path, size and hash only, and never parses it', () => {
+  it('lists secret files by path, size and hash only; only a parser that opts in reads one', () => {
     const agent = inventory.homes[0].agents.find((a: { agent: string }) => a.agent === 'fake-agent');
-    expect(agent.secret_files).toEqual([{ path: '/home/sean/.fake/secret.json', size: 22, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    expect(agent.secret_files).toEqual([
+      { path: '/home/sean/.fake/secret.json', size: 22, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      { path: '/home/sean/.fake/settings.json', size: 50, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    ]);
+    expect(timeline.filter((r) => r.text.startsWith('setting file read')).map((r) => r.text)).toEqual(['setting file read: .fake/settings.json']);
     expect(JSON.stringify(timeline)).not.toContain('ghp_secret');
     expect(JSON.stringify(inventory)).not.toContain('ghp_secret');
   });
@@ -89,8 +95,8 @@ describe('analyze over an unpacked collection directory', async () => {
   it('records parse warnings with file and line, and the integrity result', () => {
     const agent = inventory.homes[0].agents.find((a: { agent: string }) => a.agent === 'fake-agent');
     expect(agent.parse_warnings).toEqual([{ file: 'homes/sean/.fake/sessions/sess-a.jsonl', line: 6, parser: 'fake-agent/log', message: 'odd line' }]);
-    expect(inventory.collections[0].integrity).toMatchObject({ ok: true, checked: 5, mismatched: [], missing: [], extra: [] });
-    expect(agent).toMatchObject({ sessions: 2, projects: ['/srv/gone', '/srv/proj'], artifacts: 4 });
+    expect(inventory.collections[0].integrity).toMatchObject({ ok: true, checked: 6, mismatched: [], missing: [], extra: [] });
+    expect(agent).toMatchObject({ sessions: 2, projects: ['/srv/gone', '/srv/proj'], artifacts: 5 });
   });
 
   it('does not hand a file to another agent\'s parser', () => {

@@ -124,7 +124,8 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       return { input, rows };
     });
     const units = planUnits(offered, parsers);
-    const indexes = offered.map(({ rows }) => new Map(rows.map((r) => [r.archive_path, r])));
+    // Siblings and SQLite sidecars are looked up among the non-secret members only.
+    const indexes = offered.map(({ rows }) => new Map(rows.filter((r) => !r.secret).map((r) => [r.archive_path, r])));
     const facts = new FactStore();
     const spiller = new RunSpiller(tmp, opts.runLimits ?? DEFAULT_RUN_LIMITS);
     const records: DedupRecord[] = [];
@@ -140,7 +141,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
         parsedArtifacts.add(key);
         inv.agent(u.input.host, u.row.user, u.row.agent).parsed_artifacts++;
       }
-      await runUnit(u, indexes[u.input.index].get(u.row.archive_path) ? indexes[u.input.index] : new Map(), tmp, opts, facts, inv, async (row) => {
+      await runUnit(u, indexes[u.input.index], tmp, opts, facts, inv, async (row) => {
         await spiller.add(row);
         if (!dedupOn) return;
         const k = createHash('sha1').update(JSON.stringify([row.host, row.user, row.agent, row.turn_type, row.text])).digest('base64');

@@ -24,13 +24,16 @@ export interface Unit {
   index: number;
 }
 
-/** The manifest rows an input offers to parsers: collected, not secret, intact, with a safe name. */
+/**
+ * The manifest rows an input offers to parsers: collected, intact, with a safe name. Secret
+ * rows are included: {@link planUnits} hands them only to a parser that declares
+ * `readsSecretFile(rel)`.
+ */
 export function parseableRows(src: CollectionSource, failed: Set<string>): { rows: ManifestRow[]; refused: { row: ManifestRow; reason: string }[] } {
   const rows: ManifestRow[] = [];
   const refused: { row: ManifestRow; reason: string }[] = [];
   for (const r of src.manifest) {
     if (r.status !== 'collected' || r.archive_path === '') continue;
-    if (r.secret) continue;
     if (failed.has(r.archive_path)) {
       refused.push({ row: r, reason: 'failed the integrity check; not parsed' });
       continue;
@@ -50,7 +53,8 @@ export function parseableRows(src: CollectionSource, failed: Set<string>): { row
 /**
  * Pair every parseable artifact with every parser of its agent that wants its rel. Parsers match
  * on the agent id the manifest row records (the catalog that collected the file), so one agent's
- * parser never reads another agent's files even when a path looks alike.
+ * parser never reads another agent's files even when a path looks alike. Secret files go only
+ * to parsers whose `readsSecretFile(rel)` is true.
  */
 export function planUnits(inputs: { input: Input; rows: ManifestRow[] }[], parsers: readonly Parser[]): Unit[] {
   const byAgent = new Map<string, Parser[]>();
@@ -60,6 +64,8 @@ export function planUnits(inputs: { input: Input; rows: ManifestRow[] }[], parse
     for (const row of rows) {
       for (const parser of byAgent.get(row.agent) ?? []) {
         if (!safeCall(() => parser.wants(row.rel), false)) continue;
+        // A secret file goes only to a parser that says it reads its non-credential fields.
+        if (row.secret && !safeCall(() => parser.readsSecretFile?.(row.rel) === true, false)) continue;
         const secondary = safeCall(() => parser.secondary(row.rel), false);
         const tolerance = secondary ? safeCall(() => parser.secondaryToleranceSeconds(row.rel), 0) : 0;
         units.push({ input, row, parser, secondary, tolerance, index: units.length });

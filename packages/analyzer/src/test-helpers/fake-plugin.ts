@@ -53,6 +53,13 @@ export const fakePlugin: AgentPlugin = {
       const list = JSON.parse(Buffer.concat(chunks).toString('utf8')) as string[];
       for (let i = 0; i < list.length; i++) yield makeRow('user', list[i], { source_line: i + 1 });
     }),
+    {
+      // Wants both flagged files but opts in to reading only settings.json.
+      ...parser('settings', /^\.fake\/(secret|settings)\.json$/, false, async function* (a) {
+        yield makeRow('system', `setting file read: ${a.rel}`, { timestamp_utc: '2026-10-01T08:00:00.000Z' });
+      }),
+      readsSecretFile: (rel: string) => rel === '.fake/settings.json',
+    },
     parser('boom', /^\.fake\/boom\.txt$/, false, async function* () {
       yield makeRow('system', 'before the crash', { timestamp_utc: '2026-10-01T09:00:00.000Z' });
       throw new Error('synthetic parser bug');

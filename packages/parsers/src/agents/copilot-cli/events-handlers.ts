@@ -10,7 +10,12 @@ import * as t from './events-handlers-tools.js';
 //   to the same model keeps the arrow form (`model: X -> X`).
 // - session.shutdown: a missing shutdownType prints `-`, an absent errorReason is left out, the
 //   files print comma-separated (`, `), `-` when there are none.
-// - permission.requested: subject and intention from permissionRequest, else promptRequest;
+// - tool.execution_complete with neither content nor detailedContent (an MCP result): compact
+//   JSON of result.contents, else of result.structuredContent (both result keys in the schema).
+// - toolRequests[] of type custom: a string arguments is the tool's raw input, printed as is even
+//   when it reads as JSON (nested values are never serialized by the stringified encoding).
+// - permission.requested: subject and intention from permissionRequest, else promptRequest; the
+//   intention key may be `intent` (seed 001's promptRequest);
 //   absent ones are left out; the `permission mode:` row
 //   has no tool_use_id (it is the session's mode); an agentMode change there gives
 //   `agent mode: <old> -> <new>`, the session.mode_changed form.

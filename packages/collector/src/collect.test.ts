@@ -31,6 +31,7 @@ function makeHome(): string {
   w('Documents/private.txt', 'not collected');
   symlinkSync('/etc', join(home, '.copilot', 'etc-link'));
   mkdirSync(join(base, 'proj', '.github'), { recursive: true });
+  symlinkSync('/etc', join(base, 'proj', '.github', 'instructions'));
   writeFileSync(join(base, 'proj', 'AGENTS.md'), '# agents');
   writeFileSync(join(base, 'proj', '.mcp.json'), '{}');
   writeFileSync(join(base, 'proj', 'README.md'), 'not a project glob');
@@ -69,6 +70,7 @@ describe('collect', () => {
     expect(byRel.get('project:AGENTS.md')).toMatchObject({ status: 'collected', project_root: join(home, '..', 'proj') });
     expect(byRel.get('project:.mcp.json')).toMatchObject({ secret: true });
     expect(byRel.has('project:README.md')).toBe(false);
+    expect(byRel.get('project:.github/instructions')).toMatchObject({ status: 'skipped_special', kind: 'symlink', link_target: '/etc' });
     expect(summary.projects).toEqual([{ root: join(home, '..', 'proj'), user: 'sean', agent: 'copilot-cli', status: 'collected' }]);
     const v = await verifyArchive(out);
     expect(v).toMatchObject({ ok: true, mismatched: [], missing: [], extra: [] });

@@ -166,7 +166,8 @@ export async function walkTree(
     }
     return;
   }
-  const wanted = scope.collect(g) || scope.secret(g);
+  // A link where the globs would have walked on (a linked folder) is recorded too, never entered.
+  const wanted = scope.collect(g) || scope.secret(g) || (st.isSymbolicLink() && scope.descend(g));
   if (!wanted) return;
   if (st.isFile()) {
     if (!host.full && scope.excludedFile(g)) {

@@ -107,6 +107,20 @@ describe('aitrail analyze on the seed collection', () => {
     expect(tl.find((r) => r.text === 'and run lint')).toMatchObject({ session_id: SID, project_path: '/srv/proj' });
   });
 
+  it('has the rows of the other primary files: sign-in, workspace.yaml, standing grants (settings.json read for its URLs only)', () => {
+    // The standing grants are stamped with the files' mtimes (checkout time): compare as a set.
+    const other = tl.filter((r) => ![EVENTS, STORE, HIST, SNAP].includes(String(r.source_file)));
+    const key = (x: unknown[]) => JSON.stringify(x);
+    expect(other.map((r) => [String(r.source_file).split('/').pop(), r.text, r.session_id, r.project_path]).sort((a, b) => key(a).localeCompare(key(b)))).toEqual([
+      ['process-1790845199000-4242.log', 'signed in: https://github.com as octo-user', SID, '/srv/proj'],
+      ['workspace.yaml', 'session name: Fix failing test', SID, '/srv/proj'],
+      ['workspace.yaml', 'session metadata: user_named=false forks=0 compactions=0 client=copilot-cli', SID, '/srv/proj'],
+      ['permissions-config.json', 'permission setting: locations./srv/proj.tool_approvals={"kind":"write"}', '', '/srv/proj'],
+      ['permissions-config.json', 'permission setting: locations./srv/proj.tool_approvals={"commandIdentifiers":["npm test"],"kind":"commands"}', '', '/srv/proj'],
+      ['settings.json', 'permission setting: allowedUrls=https://registry.example.org', '', ''],
+    ].sort((a, b) => key(a).localeCompare(key(b))));
+  });
+
   it('orders the timeline by time, undated rows last', () => {
     const ts = tl.map((r) => String(r.timestamp_utc));
     const firstUndated = ts.indexOf('');

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -161,6 +161,29 @@ describe('robustness', () => {
     const integ = inv.collections[0].integrity;
     expect(integ.unreadable.map((p: { problem: string }) => p.problem)).toEqual(['unsafe_path', 'unsafe_path']);
     expect(res.rows).toBe(0);
+  });
+
+  it('sibling() resolves beside the artifact, never to a secret or out of the home; localPath() materializes it', async () => {
+    const input = fresh();
+    makeCollectionDir(input, [...baseFiles, { agent: 'fake-agent', rel: `.fake/sessions/${A}.meta`, content: 'm' }]);
+    const out = fresh();
+    await analyze({ inputs: [input], out, plugins: [fakePlugin] });
+    const timeline = readFileSync(join(out, 'timeline.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(timeline.find((r) => r.text.startsWith('sibling:'))?.text).toBe(`sibling: .fake/sessions/${A}.jsonl local: true secret: hidden outside: hidden`);
+    expect(timeline.find((r) => r.text === 'odd turn type')?.turn_type).toBe('system');
+  });
+
+  it('removes its private temp folder after a run and after a refused one', async () => {
+    const tmpRoot = fresh();
+    mkdirSync(tmpRoot);
+    const input = fresh();
+    makeCollectionDir(input, [...baseFiles, { agent: 'fake-agent', rel: `.fake/sessions/${A}.meta`, content: 'm' }]);
+    await analyze({ inputs: [input], out: fresh(), plugins: [fakePlugin], tmpRoot });
+    expect(readdirSync(tmpRoot)).toEqual([]);
+    const bad = fresh();
+    makeCollectionDir(bad, [{ ...baseFiles[0], manifest: { sha256: 'f'.repeat(64) } }]);
+    await expect(analyze({ inputs: [bad], out: fresh(), plugins: [fakePlugin], strict: true, tmpRoot })).rejects.toThrow(/--strict/);
+    expect(readdirSync(tmpRoot)).toEqual([]);
   });
 
   it('merges many small runs in timeline order and keeps two inputs of one host apart', async () => {

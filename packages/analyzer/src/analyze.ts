@@ -59,6 +59,7 @@ export class AnalyzeError extends Error {}
 /** Rows per artifact in the global order key (ord = artifact index * this + row index). */
 const ORD_STRIDE = 1e9;
 const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const TURN_TYPES = new Set<Row['turn_type']>(['system', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result']);
 
 async function openInput(path: string): Promise<CollectionSource> {
   let st: Awaited<ReturnType<typeof stat>>;
@@ -204,6 +205,11 @@ async function runUnit(u: Unit, index: Map<string, import('@aitrail/collector').
         ts = '';
       }
     }
+    let turn = r.turn_type;
+    if (!TURN_TYPES.has(turn)) {
+      ctx.warn(`turn_type ${JSON.stringify(turn)} is not one of ${[...TURN_TYPES].join(', ')}; the row is kept as system`, r.source_line ?? undefined);
+      turn = 'system';
+    }
     const row: TimelineRow = {
       timestamp_utc: ts,
       host,
@@ -213,7 +219,7 @@ async function runUnit(u: Unit, index: Map<string, import('@aitrail/collector').
       project_path: str(r.project_path),
       git_branch: str(r.git_branch),
       model: str(r.model),
-      turn_type: r.turn_type,
+      turn_type: turn,
       tool_name: str(r.tool_name),
       tool_use_id: str(r.tool_use_id),
       text: str(r.text),

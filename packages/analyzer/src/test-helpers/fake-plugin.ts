@@ -60,6 +60,13 @@ export const fakePlugin: AgentPlugin = {
       }),
       readsSecretFile: (rel: string) => rel === '.fake/settings.json',
     },
+    parser('sibling', /^\.fake\/sessions\/[^/]+\.meta$/, false, async function* (a) {
+      // Reads its session log beside it, and tries to reach a secret and a path outside the home.
+      const log = a.sibling(a.rel.split('/').pop()!.replace(/\.meta$/, '.jsonl'));
+      const local = log ? await log.localPath() : '';
+      yield makeRow('system', `sibling: ${log?.rel ?? 'none'} local: ${local.endsWith('.jsonl')} secret: ${a.sibling('../settings.json') ? 'visible' : 'hidden'} outside: ${a.sibling('../../../../x') ? 'visible' : 'hidden'}`, { timestamp_utc: '2026-10-01T07:00:00.000Z' });
+      yield { ...makeRow('system', 'odd turn type'), turn_type: 'banana' as Row['turn_type'] };
+    }),
     parser('boom', /^\.fake\/boom\.txt$/, false, async function* () {
       yield makeRow('system', 'before the crash', { timestamp_utc: '2026-10-01T09:00:00.000Z' });
       throw new Error('synthetic parser bug');

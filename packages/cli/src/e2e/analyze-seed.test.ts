@@ -220,6 +220,18 @@ describe('aitrail analyze options on the seed collection', () => {
     expect(() => readFileSync(join(T, 'strict', 'timeline.csv'))).toThrow();
   });
 
+  it('the stringified encoding of the same log gives the same events.jsonl rows', async () => {
+    const z = join(T, 'stringified.zip');
+    expect((await runCli(['collect', '--home', join(REPO, 'fixtures/homes/seed-copilot-stringified'), '--out', z])).code).toBe(0);
+    const r = await runCli(['analyze', z, '--out', join(T, 'str')]);
+    expect(r.code, r.stderr).toBe(0);
+    const cols = (x: R) => [x.timestamp_utc, x.session_id, x.project_path, x.git_branch, x.model, x.turn_type, x.tool_name, x.tool_use_id, x.text, x.source_line];
+    const plain = jsonl(join(T, 'out', 'timeline.jsonl')).filter((x) => x.source_file === EVENTS);
+    const str = jsonl(join(T, 'str', 'timeline.jsonl'));
+    expect(str.every((x) => String(x.source_file).endsWith(`${SID}/events.jsonl`))).toBe(true);
+    expect(str.map(cols)).toEqual(plain.map(cols));
+  });
+
   it('a missing input is a usage error (exit 2) that says what to do', async () => {
     const r = await runCli(['analyze', join(T, 'nope.zip'), '--out', join(T, 'x')]);
     expect(r.code).toBe(2);

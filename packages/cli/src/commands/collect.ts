@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type CollectSummary, CollectUsageError, collect, defaultOutName, type ManifestRow } from '@aitrail/collector';
 import { Command, Flags } from '@oclif/core';
 import { createProgress } from '../progress.js';
-import { loadCatalogsOrFail } from './catalog.js';
+import { catalogsWithPlugins, loadPluginsOrFail } from './analyze.js';
 
 /** Bytes for people: 1.2 MB. */
 export function humanBytes(n: number): string {
@@ -63,11 +63,12 @@ export class CollectCommand extends Command {
     'dry-run': Flags.boolean({ description: 'list what would be collected; read and write nothing' }),
     json: Flags.boolean({ description: 'print the summary as JSON on stdout' }),
     catalog: Flags.string({ description: 'an extra catalog YAML file (repeatable)', multiple: true }),
+    plugin: Flags.string({ description: 'a plugin package or path whose catalog is collected too (repeatable; also AITRAIL_PLUGINS)', multiple: true }),
   };
 
   override async run(): Promise<void> {
     const { flags } = await this.parse(CollectCommand);
-    const catalogs = loadCatalogsOrFail(this, flags.catalog);
+    const catalogs = catalogsWithPlugins(this, await loadPluginsOrFail(this, flags.plugin), flags.catalog);
     const out = path.resolve(flags.out ?? defaultOutName(os.hostname(), new Date()));
     const progress = createProgress({ label: 'collect' });
     const ac = new AbortController();

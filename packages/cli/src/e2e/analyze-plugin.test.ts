@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, runCli, stackTraceLines } from './test-helpers/hostile-harness.js';
+import { manifestOf, REPO, runCli, stackTraceLines } from './test-helpers/hostile-harness.js';
 
 // The example plugin end to end: its catalog collects the example home, `--plugin` (or
 // AITRAIL_PLUGINS) parses it; bad plugins are usage errors that say what to do.
@@ -75,6 +75,18 @@ describe('aitrail analyze --plugin with the example plugin', () => {
       { agent: 'example-agent', parser: 'history', source: PLUGIN, records_sync: false, patterns: ['.example-agent/history.txt'] },
     ]);
     expect(list.some((x) => x.agent === 'copilot-cli' && x.source === 'built-in')).toBe(true);
+  });
+
+  it('collect --plugin collects with the plugin\'s catalog, like --catalog with its YAML', async () => {
+    const z = join(T, 'via-plugin.zip');
+    const c = await runCli(['collect', '--home', HOME, '--plugin', PLUGIN, '--out', z]);
+    expect(c.code, c.stderr).toBe(0);
+    const m = await manifestOf(z);
+    expect(m.rows.filter((r) => r.agent === 'example-agent').map((r) => [r.rel, r.secret]).sort()).toEqual([
+      ['.example-agent/credentials.json', true],
+      ['.example-agent/history.txt', false],
+      ['.example-agent/sessions/ex-0001.jsonl', false],
+    ]);
   });
 
   it('a plugin that is not an AgentPlugin, or not found, is a usage error that says what to do', async () => {

@@ -107,6 +107,34 @@ describe('workspace.yaml parser', () => {
     ]);
   });
 
+  it('a file cut mid-write (invalid YAML): the top-level keys are read line by line, with a warning naming the bad line', async () => {
+    const cut = `id: ${SID}\ncwd: /srv/proj\nclient_name: github/cli\nuser_named: false\ncreated_at: 2026-10-01T09:00:00.000Z\nmc_session_id: 'abc'\nname: "Fix fail`;
+    const { rows, facts, warnings } = await parse(cut);
+    expect(rows.map((r) => [r.text, r.source_line, r.timestamp_utc])).toEqual([
+      ['session name: Fix fail', 7, '2026-10-01T09:00:00.000Z'],
+      ['session metadata: user_named=false forks= compactions= client=github/cli', 4, '2026-10-01T09:00:00.000Z'],
+      ['session synced: remote session abc task - last event - remote_steerable=-', 6, MTIME],
+    ]);
+    expect(facts).toContainEqual({ session_id: SID, key: 'cwd', value: '/srv/proj', priority: 2 });
+    expect(warnings).toEqual([{ message: expect.stringMatching(/^workspace.yaml is not valid YAML \(.+\) at line 7; its top-level key: value lines were read one by one$/), line: 7 }]);
+  });
+
+  it('an unquoted value holding ": " (hand-edited): read as written, and the keys after it are kept', async () => {
+    const body = SEED.replace('name: Fix failing test', 'name: Fix: the date test # a comment').replace('mc_session_id: null', 'mc_session_id: "m-1"');
+    const { rows, warnings } = await parse(body);
+    expect(rows.map((r) => r.text)).toEqual([
+      'session name: Fix: the date test',
+      'session metadata: user_named=false forks=0 compactions=0 client=copilot-cli',
+      'session synced: remote session m-1 task - last event - remote_steerable=false',
+    ]);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('invalid YAML with no top-level key line: one unreadable row naming the line', async () => {
+    const { rows } = await parse('[unclosed\n  - x\n');
+    expect(rows).toEqual([expect.objectContaining({ tag: 'unreadable', source_line: expect.any(Number), text: expect.stringMatching(/found invalid YAML: .+ at line \d+\)$/) })]);
+  });
+
   it('keeps timestamps as strings (core schema), so an offset time is normalized, not mangled', async () => {
     const { rows } = await parse(`cwd: /w\ncreated_at: 2026-10-01T11:00:00+02:00\n`);
     expect(rows[0].timestamp_utc).toBe('2026-10-01T09:00:00.000Z');
@@ -123,7 +151,8 @@ describe('workspace.yaml parser', () => {
   });
 
   it('gives one unreadable row for invalid YAML, a non-mapping or an alias bomb', async () => {
-    const invalid = await parse('id: [unclosed\ncwd: /x\n');
+    // No top-level key line to fall back on (a file with one is read line by line, below).
+    const invalid = await parse('{id: [unclosed\n  cwd: /x\n');
     expect(invalid.rows).toEqual([expect.objectContaining({ tag: 'unreadable', text: expect.stringContaining('found invalid YAML') })]);
     const list = await parse('- a\n- b\n');
     expect(list.rows).toEqual([expect.objectContaining({ tag: 'unreadable', text: expect.stringContaining('found an array') })]);

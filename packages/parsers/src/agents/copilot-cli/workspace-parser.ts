@@ -17,6 +17,9 @@ const MAX_ALIASES = 100;
  * Rows: `session name:` (from `name`, or `summary` in
  * older files; none when both are absent), `session metadata:`, then `session synced:` and
  * `scratch directory:` when they apply. source_line is the line of the key each row is read from.
+ * A key written twice warns and the last value is read; a file that is not valid YAML (cut
+ * mid-write, hand-edited) warns with the bad line and is read by its top-level `key: value`
+ * lines, so one bad line does not cost the session's name, cwd and sync marker.
  */
 export const copilotWorkspaceParser: Parser = copilotParser({
   name: 'workspace',
@@ -32,9 +35,18 @@ async function* parseWorkspace(a: Artifact, ctx: ParseContext): AsyncGenerator<R
     yield t.row;
     return;
   }
-  const parsed = parseYaml(t.text);
+  let parsed = parseYaml(t.text);
+  if ('error' in parsed && parsed.line !== undefined) {
+    // Invalid YAML (a file cut mid-write, a hand edit): the file is flat, so its top-level
+    // `key: value` lines still say what they say.
+    const flat = flatKeys(t.text);
+    if (flat.lines.size > 0) {
+      ctx.warn(`workspace.yaml is not valid YAML (${parsed.reason}) at line ${parsed.line}; its top-level key: value lines were read one by one`, parsed.line);
+      parsed = { ...flat, repeated: [] };
+    }
+  }
   if ('error' in parsed) {
-    yield unreadableRow(parsed.error);
+    yield unreadableRow(parsed.error, { source_line: parsed.line ?? null });
     return;
   }
   const { value: w, lines, repeated } = parsed;
@@ -81,11 +93,15 @@ async function* parseWorkspace(a: Artifact, ctx: ParseContext): AsyncGenerator<R
  * A key written twice does not cost the whole file: the last value and line are read, and the
  * key is listed in `repeated`.
  */
-export function parseYaml(text: string): { value: JsonObject; lines: Map<string, number>; repeated: string[] } | { error: string } {
+export function parseYaml(text: string): { value: JsonObject; lines: Map<string, number>; repeated: string[] } | { error: string; reason?: string; line?: number } {
   const lc = new LineCounter();
   try {
     const doc = parseDocument(text, { schema: 'core', lineCounter: lc, prettyErrors: false, uniqueKeys: false });
-    if (doc.errors.length > 0) return { error: `expected a YAML mapping, found invalid YAML: ${doc.errors[0].message}` };
+    if (doc.errors.length > 0) {
+      const { message, pos } = doc.errors[0];
+      const line = lc.linePos(pos[0]).line;
+      return { error: `expected a YAML mapping, found invalid YAML: ${message} at line ${line}`, reason: message, line };
+    }
     const value: unknown = doc.toJS({ maxAliasCount: MAX_ALIASES });
     if (!isObject(value)) return { error: `expected a YAML mapping of workspace keys, found ${describeJson(value)}` };
     const lines = new Map<string, number>();
@@ -102,4 +118,46 @@ export function parseYaml(text: string): { value: JsonObject; lines: Map<string,
   } catch (e) {
     return { error: `expected a YAML mapping, found YAML that cannot be read safely: ${(e as Error).message}` };
   }
+}
+
+const FLAT_KEY = /^([A-Za-z_][A-Za-z0-9_]*):(?:[ \t]+(.*))?$/;
+
+/**
+ * The top-level `key: value` lines of a flat YAML file that does not parse, read one by one:
+ * quoted values unquoted (an unterminated quote, a cut file, keeps what follows it), `null`,
+ * `~` and nothing read as null, a plain value taken as written up to a ` #` comment. Indented
+ * and other lines are passed over. The last of a repeated key wins, as in {@link parseYaml}.
+ */
+export function flatKeys(text: string): { value: JsonObject; lines: Map<string, number> } {
+  const value: JsonObject = Object.create(null);
+  const lines = new Map<string, number>();
+  const all = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  for (let i = 0; i < all.length; i++) {
+    const m = FLAT_KEY.exec(all[i]);
+    if (!m) continue;
+    value[m[1]] = flatValue((m[2] ?? '').trim());
+    lines.set(m[1], i + 1);
+  }
+  return { value, lines };
+}
+
+function flatValue(raw: string): string | null {
+  if (raw === '' || raw === '~' || /^null$/i.test(raw)) return null;
+  if (raw.startsWith('"')) {
+    const end = raw.lastIndexOf('"');
+    if (end > 0) {
+      try {
+        return JSON.parse(raw.slice(0, end + 1)) as string;
+      } catch {
+        // Not JSON escapes after all: fall through to the text between the quotes.
+      }
+      return raw.slice(1, end);
+    }
+    return raw.slice(1);
+  }
+  if (raw.startsWith("'")) {
+    const end = raw.lastIndexOf("'");
+    return (end > 0 ? raw.slice(1, end) : raw.slice(1)).replaceAll("''", "'");
+  }
+  return raw.replace(/\s+#.*$/, '');
 }

@@ -1,3 +1,4 @@
+import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { isObject, type JsonObject } from '../../sdk/decode.js';
 import { unreadableRow } from '../../sdk/row.js';
 import { readSmall, utf8Text } from '../../sdk/small-file.js';
@@ -56,11 +57,20 @@ export async function readText(a: Artifact, maxBytes = SMALL_FILE_BYTES): Promis
   }
 }
 
+/** How {@link readJsonObject} reads what it can of invalid JSON: the key that must survive, and where to warn. */
+export interface Salvage {
+  ctx: ParseContext;
+  /** The top-level key the salvaged object must hold to be used (e.g. `commandHistory`). */
+  key: string;
+}
+
 /**
  * The artifact parsed as a JSON object, or the one unreadable row saying what was expected
- * (`expected` names the shape, e.g. `{"commandHistory": [...]}`) and what was found.
+ * (`expected` names the shape, e.g. `{"commandHistory": [...]}`) and what was found. With
+ * `salvage`, invalid JSON (a file cut mid-write) still gives the complete entries before the
+ * first error, with a warning naming its line, when they hold `salvage.key`.
  */
-export async function readJsonObject(a: Artifact, expected: string): Promise<{ value: JsonObject } | { row: Row }> {
+export async function readJsonObject(a: Artifact, expected: string, salvage?: Salvage): Promise<{ value: JsonObject } | { row: Row }> {
   const t = await readText(a);
   if ('row' in t) return t;
   if (t.text.trim() === '') return { row: unreadableRow(`expected JSON ${expected}, found an empty file`) };
@@ -69,8 +79,60 @@ export async function readJsonObject(a: Artifact, expected: string): Promise<{ v
     v = JSON.parse(t.text);
   } catch (e) {
     const why = e instanceof RangeError ? 'nested too deep' : (e as Error).message;
+    const part = salvage && !(e instanceof RangeError) ? completePart(t.text) : undefined;
+    if (part && isObject(part.value) && Object.hasOwn(part.value, salvage!.key)) {
+      salvage!.ctx.warn(`expected JSON ${expected}, found invalid JSON (${part.reason}) at line ${part.line}: the complete entries before it were read`, part.line);
+      return { value: part.value };
+    }
     return { row: unreadableRow(`expected JSON ${expected}, found invalid JSON: ${why}`) };
   }
   if (!isObject(v)) return { row: unreadableRow(`expected JSON ${expected}, found ${describeJson(v)}`) };
   return { value: v };
+}
+
+const INCOMPLETE = Symbol('incomplete');
+
+/**
+ * The complete part of invalid JSON: every value that ends before the first error, inside the
+ * containers that hold them. A value the error cuts (a string without its closing quote) is left
+ * out, and so is a container left with nothing complete in it. Never throws (undefined instead).
+ */
+export function completePart(text: string): { value: unknown; reason: string; line: number } | undefined {
+  try {
+    const errors: ParseError[] = [];
+    const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+    if (root === undefined || errors.length === 0) return undefined;
+    const cut = errors[0].offset;
+    const value = build(root, cut, true);
+    if (value === INCOMPLETE) return undefined;
+    const line = text.slice(0, cut).split('\n').length;
+    return { value, reason: printParseErrorCode(errors[0].error), line };
+  } catch {
+    return undefined;
+  }
+}
+
+function build(node: Node, cut: number, root = false): unknown {
+  const whole = node.offset + node.length <= cut;
+  if (node.type === 'object' || node.type === 'array') {
+    const kids: [string, unknown][] = [];
+    for (const child of node.children ?? []) {
+      if (node.type === 'array') {
+        const v = build(child, cut);
+        if (v !== INCOMPLETE) kids.push(['', v]);
+        continue;
+      }
+      const [k, val] = child.children ?? [];
+      if (k === undefined || val === undefined || k.offset + k.length > cut) continue;
+      const v = build(val, cut);
+      if (v !== INCOMPLETE) kids.push([String(k.value), v]);
+    }
+    if (!whole && !root && kids.length === 0) return INCOMPLETE;
+    if (node.type === 'array') return kids.map(([, v]) => v);
+    const o: JsonObject = {};
+    // defineProperty: a `__proto__` key is kept as a key, as JSON.parse keeps it.
+    for (const [k, v] of kids) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+    return o;
+  }
+  return whole ? node.value : INCOMPLETE;
 }

@@ -28,11 +28,20 @@ describe('command-history-state.json parser', () => {
     expect(rows[1].text).toBe('parser: unparseable line (expected a string, found an object with keys ["x"]): {"x":1}');
   });
 
-  it('gives one unreadable row for invalid JSON', async () => {
-    const { rows } = await parse('{"commandHistory":["a",');
+  it('gives one unreadable row for invalid JSON with no entry to keep', async () => {
+    const { rows } = await parse('{"commandHistory":');
     expect(rows).toHaveLength(1);
     expect(rows[0].tag).toBe('unreadable');
     expect(rows[0].text).toMatch(/^parser: unreadable file \(expected JSON \{"commandHistory": \[<string>, \.\.\.\]\}, found invalid JSON: /);
+  });
+
+  it('a file cut mid-write keeps the complete entries before the cut, leaves out the cut one, and warns with the line', async () => {
+    const { rows, warnings } = await parse('{"commandHistory":[\n"and run lint",\n"/model",\n"fix the fail');
+    expect(rows.map((r) => [r.turn_type, r.text, r.source_line])).toEqual([
+      ['user', 'and run lint', 1],
+      ['user', '/model', 2],
+    ]);
+    expect(warnings).toEqual([{ message: expect.stringMatching(/found invalid JSON \(UnexpectedEndOfString\) at line 4: the complete entries before it were read$/), line: 4 }]);
   });
 
   it('gives one unreadable row for the wrong shape', async () => {

@@ -1,6 +1,6 @@
 import { compactJson } from '../../sdk/compact-json.js';
 import { badLineRow, makeRow, unreadableRow } from '../../sdk/row.js';
-import type { Artifact, Parser, Row } from '../../sdk/types.js';
+import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { copilotParser, describeJson, readJsonObject } from './common.js';
 import { COPILOT_PATTERNS } from './paths.js';
 
@@ -10,7 +10,8 @@ const EXPECTED = '{"commandHistory": [<string>, ...]}';
  * command-history-state.json, the Ctrl+R prompt history: one undated user row per entry,
  * newest first, slash commands included; no session, time or directory. Secondary. Its rows
  * are undated, and an undated row joins a cluster whatever the tolerance (DESIGN, Deduplication
- * rule 3), so the tolerance is 0: there is no time to compare.
+ * rule 3), so the tolerance is 0: there is no time to compare. A file cut mid-write keeps its
+ * complete entries, with a warning (readJsonObject's salvage).
  */
 export const copilotHistoryParser: Parser = copilotParser({
   name: 'command-history',
@@ -20,8 +21,8 @@ export const copilotHistoryParser: Parser = copilotParser({
   parse: parseHistory,
 });
 
-async function* parseHistory(a: Artifact): AsyncGenerator<Row> {
-  const r = await readJsonObject(a, EXPECTED);
+async function* parseHistory(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
+  const r = await readJsonObject(a, EXPECTED, { ctx, key: 'commandHistory' });
   if ('row' in r) {
     yield r.row;
     return;

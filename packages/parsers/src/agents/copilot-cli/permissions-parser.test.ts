@@ -36,6 +36,13 @@ describe('permissions-config.json parser', () => {
     expect(rows[1].text).toBe('parser: unparseable line (expected locations./b.tool_approvals to be an array, found an object with keys ["kind"]): {"kind":"write"}');
   });
 
+  it('a file cut mid-write gives the complete grants before the cut, with a warning', async () => {
+    const { rows, warnings } = await parse('{"locations":{"/srv/proj":{"tool_approvals":[{"kind":"write"},{"kind":"commands","commandIdentifiers":["rm -rf /ho');
+    expect(rows.map((r) => r.text)).toEqual(['permission setting: locations./srv/proj.tool_approvals={"kind":"write"}', 'permission setting: locations./srv/proj.tool_approvals={"kind":"commands"}']);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0].message).toContain('found invalid JSON (UnexpectedEndOfString) at line 1');
+  });
+
   it('gives one unreadable row for invalid JSON or a file without locations', async () => {
     expect((await parse('{"locations":')).rows).toEqual([expect.objectContaining({ tag: 'unreadable', text: expect.stringContaining('found invalid JSON') })]);
     expect((await parse('{"locations":[]}')).rows).toEqual([expect.objectContaining({ tag: 'unreadable', text: expect.stringContaining('found locations as an array') })]);

@@ -2,7 +2,7 @@ import { compactJson } from '../../sdk/compact-json.js';
 import { isObject } from '../../sdk/decode.js';
 import { badLineRow, makeRow, unreadableRow } from '../../sdk/row.js';
 import { toUtc } from '../../sdk/timestamp.js';
-import type { Artifact, Parser, Row } from '../../sdk/types.js';
+import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { copilotParser, describeJson, readJsonObject } from './common.js';
 import { COPILOT_PATTERNS } from './paths.js';
 
@@ -13,7 +13,8 @@ const LISTS = ['tool_approvals', 'allowed_directories'] as const;
  * permissions-config.json, the standing grants per project location ("allow always"): one
  * system row per tool_approvals and allowed_directories entry, at the file's mtime (the only
  * time there is), project_path the location, no session. Each entry is printed as compact JSON
- * (a directory therefore in quotes); source_line is its 1-based index in its list.
+ * (a directory therefore in quotes); source_line is its 1-based index in its list. A file cut
+ * mid-write keeps its complete grants, with a warning (readJsonObject's salvage).
  */
 export const copilotPermissionsParser: Parser = copilotParser({
   name: 'permissions-config',
@@ -23,8 +24,8 @@ export const copilotPermissionsParser: Parser = copilotParser({
   parse: parsePermissions,
 });
 
-async function* parsePermissions(a: Artifact): AsyncGenerator<Row> {
-  const r = await readJsonObject(a, EXPECTED);
+async function* parsePermissions(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
+  const r = await readJsonObject(a, EXPECTED, { ctx, key: 'locations' });
   if ('row' in r) {
     yield r.row;
     return;

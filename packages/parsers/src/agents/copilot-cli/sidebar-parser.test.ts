@@ -29,6 +29,12 @@ describe('sidebar-sessions-state parser', () => {
     expect(warnings).toEqual([{ message: 'sidebar sessionIds[0]: expected a session id, found null', line: 1 }]);
   });
 
+  it('a file cut mid-write gives the complete session ids before the cut', async () => {
+    const { facts, warnings } = await parse(`{"schemaVersion":1,"cwd":"/srv/proj","sessionIds":["${SID}","5e55a0a1-0000-4000`);
+    expect(facts).toEqual([{ session_id: SID, key: 'cwd', value: '/srv/proj', priority: 4 }]);
+    expect(warnings).toHaveLength(1);
+  });
+
   it('gives one unreadable row for invalid JSON or the wrong shape', async () => {
     expect((await parse('{"cwd":')).rows).toEqual([expect.objectContaining({ tag: 'unreadable', text: expect.stringContaining('found invalid JSON') })]);
     expect((await parse('{"sessionIds":[]}')).rows).toEqual([expect.objectContaining({ tag: 'unreadable', text: expect.stringContaining('found cwd as null') })]);

@@ -20,7 +20,7 @@ export const copilotSidebarParser: Parser = copilotParser({
 });
 
 async function* parseSidebar(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
-  const r = await readJsonObject(a, EXPECTED);
+  const r = await readJsonObject(a, EXPECTED, { ctx, key: 'sessionIds' });
   if ('row' in r) {
     yield r.row;
     return;

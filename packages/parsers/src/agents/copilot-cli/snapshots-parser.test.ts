@@ -55,6 +55,18 @@ describe('rewind-file-snapshots/index.json parser', () => {
     expect(shape.rows).toEqual([expect.objectContaining({ tag: 'unreadable', text: expect.stringContaining('found snapshots as absent') })]);
   });
 
+  it('a file cut inside the second snapshot gives the first one whole and what is complete of the second', async () => {
+    const cut = `${SEED.slice(0, -2)},{"snapshotId":"s2","timestamp":"2026-10-01T09:05:00.000Z","userMessage":"and run lint","files":{"b":{"path":"/srv/pro`;
+    const { rows, warnings } = await parseText(copilotSnapshotsParser, REL, cut);
+    expect(rows.map((r) => [r.source_line, r.turn_type, r.text])).toEqual([
+      [1, 'user', 'fix the failing test'],
+      [1, 'system', 'rewind snapshot: 1 files +1 -1: /srv/proj/date.test.js'],
+      [2, 'user', 'and run lint'],
+      [2, 'system', 'rewind snapshot: 0 files +? -?'],
+    ]);
+    expect(warnings).toHaveLength(1);
+  });
+
   it('warns on a snapshot time it cannot read', async () => {
     const { rows, warnings } = await parseText(copilotSnapshotsParser, REL, '{"snapshots":[{"userMessage":"x","timestamp":"soon","files":{}}]}');
     expect(rows[0]).toMatchObject({ text: 'x', timestamp_utc: '' });

@@ -28,7 +28,7 @@ export const copilotSnapshotsParser: Parser = copilotParser({
 });
 
 async function* parseSnapshots(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
-  const r = await readJsonObject(a, EXPECTED);
+  const r = await readJsonObject(a, EXPECTED, { ctx, key: 'snapshots' });
   if ('row' in r) {
     yield r.row;
     return;

@@ -255,6 +255,48 @@ describe('aitrail collect while files change under it', () => {
     }
   }, 150_000);
 
+  it('finishes reading a file that a live process appends to faster than it is read, saying it changed', async () => {
+    const T = tempDir('grow');
+    const p = join(T, 'sean/.copilot/logs/process-1790845199000-7.log');
+    mkdirSync(join(T, 'sean/.copilot/logs'), { recursive: true });
+    writeFileSync(p, Buffer.alloc(64 << 20, 'login pending\n'));
+    // Appends 1 MB blocks for at most 30 s (and at most 2 GB): a reader that chases EOF never ends.
+    const writer = spawn(process.execPath, ['-e', `const fs=require('fs');const b=Buffer.alloc(1<<20,'x\\n');const stop=Date.now()+30000;while(Date.now()<stop&&fs.statSync(${JSON.stringify(p)}).size<2e9)fs.appendFileSync(${JSON.stringify(p)},b);`], { stdio: 'ignore' });
+    try {
+      const run = await runCli(['collect', '--home', join(T, 'sean'), '--agent', 'copilot-cli', '--out', join(T, 'c.zip')], { timeoutMs: 25_000 });
+      expect(run.timedOut, 'still reading the growing file after 25 s').toBe(false);
+      expect(run.code, run.stderr.slice(-1000)).toBe(0);
+      const r = (await manifestOf(join(T, 'c.zip'))).rows.find((x) => x.rel === '.copilot/logs/process-1790845199000-7.log');
+      expect(r).toMatchObject({ status: 'collected' });
+      expect(r!.reason).toMatch(/changed while read/);
+    } finally {
+      writer.kill('SIGKILL');
+      rmSync(T, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('stops on SIGTERM in the middle of a large file: exit 143, no .zip, no .sha256, no .partial', async () => {
+    const T = tempDir('sigterm');
+    mkdirSync(join(T, 'sean/.copilot/logs'), { recursive: true });
+    mkdirSync(join(T, 'out'));
+    execFileSync('truncate', ['-s', '3G', join(T, 'sean/.copilot/logs/process-1790845199000-8.log')]);
+    try {
+      let pid = 0;
+      const started = runCli(['collect', '--home', join(T, 'sean'), '--agent', 'copilot-cli', '--out', join(T, 'out', 'c.zip')], { timeoutMs: 60_000, onSpawn: (p) => (pid = p) });
+      // Wait until the archive is being written, then interrupt.
+      for (let i = 0; i < 100 && !readdirSync(join(T, 'out')).some((n) => n.endsWith('.partial')); i++) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 1500));
+      process.kill(pid, 'SIGTERM');
+      const run = await started;
+      expect(run.timedOut).toBe(false);
+      expect(run.code, run.stderr).toBe(143);
+      expect(stackTraceLines(run.stderr)).toEqual([]);
+      expect(readdirSync(join(T, 'out'))).toEqual([]);
+    } finally {
+      rmSync(T, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('records atime as it was before the read (Linux relatime would update it on this read)', async () => {
     const T = tempDir('atime');
     const p = join(T, 'sean/.copilot/command-history-state.json');

@@ -79,6 +79,8 @@ export interface CliOptions {
   maxOldSpaceMb?: number;
   uid?: number;
   gid?: number;
+  /** Called with the child's pid once it runs (to signal that process, and only it). */
+  onSpawn?: (pid: number) => void;
 }
 
 const KEEP = 4 << 20;
@@ -93,6 +95,7 @@ export function runCli(args: string[], o: CliOptions = {}): Promise<CliRun> {
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(o.uid !== undefined ? { uid: o.uid, gid: o.gid ?? o.uid } : {}),
     });
+    if (child.pid !== undefined) o.onSpawn?.(child.pid);
     let stdout = '';
     let stderr = '';
     // Keep the head and the tail of long outputs; enough to assert on, bounded in memory.

@@ -1,0 +1,272 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { openArchive } from '@aitrail/collector';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GENERATED, generate, listTree, runCli, stackTraceLines, tempDir } from './test-helpers/hostile-harness.js';
+
+// Hostile collections on the analyst's machine: `aitrail analyze` over each generated archive
+// (fixtures/hostile/README.md lists them), as a child process with a 512 MB heap cap. Each run
+// gets its own folder T with TMPDIR=T/tmp, so the private temp folder and every escape target
+// that a `../` member could reach are inside T or its ancestors, where the test looks.
+
+const ARCHIVES = join(GENERATED, 'archives');
+
+interface Analyzed {
+  code: number | null;
+  stderr: string;
+  stdout: string;
+  timedOut: boolean;
+  T: string;
+  collection?: {
+    manifest_problems: string[];
+    integrity: { ok: boolean; mismatched: { archive_path: string }[]; missing: { archive_path: string }[]; extra: { archive_path: string }[]; unreadable: { archive_path: string; problem: string }[] };
+  };
+  timeline: { source_file: string; text: string; user: string }[];
+}
+
+const runs = new Map<string, Analyzed>();
+const dirs: string[] = [];
+
+async function analyzeCase(name: string, extra: string[] = [], timeoutMs = 120_000): Promise<Analyzed> {
+  const T = tempDir(`archive-${name}`);
+  dirs.push(T);
+  mkdirSync(join(T, 'tmp'));
+  mkdirSync(join(T, 'cwd'));
+  const r = await runCli(['analyze', join(ARCHIVES, `${name}.zip`), '--out', join(T, 'out'), ...extra], { cwd: join(T, 'cwd'), env: { TMPDIR: join(T, 'tmp') }, timeoutMs });
+  const inv = join(T, 'out', 'inventory.json');
+  const tl = join(T, 'out', 'timeline.jsonl');
+  const a: Analyzed = {
+    code: r.code,
+    stderr: r.stderr,
+    stdout: r.stdout,
+    timedOut: r.timedOut,
+    T,
+    collection: existsSync(inv) ? JSON.parse(readFileSync(inv, 'utf8')).collections?.[0] : undefined,
+    timeline: existsSync(tl)
+      ? readFileSync(tl, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [],
+  };
+  runs.set(name, a);
+  return a;
+}
+
+// A member named ../x, /etc/x, C:\x... must create nothing anywhere: look for the file names
+// the generator gave those members, in T, every ancestor of T, /tmp and /etc.
+function escapes(T: string): string[] {
+  const found: string[] = [];
+  for (const p of listTree(T)) if (/aitrail-escape-/.test(p)) found.push(p);
+  const places = new Set<string>(['/', '/tmp', '/etc']);
+  for (let d = T; d !== dirname(d); d = dirname(d)) places.add(dirname(d));
+  for (const d of places) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(d);
+    } catch {
+      continue;
+    }
+    for (const n of names) if (n.startsWith('aitrail-escape-')) found.push(join(d, n));
+  }
+  return found;
+}
+
+function expectClean(a: Analyzed): void {
+  expect(a.timedOut, a.stderr.slice(-1500)).toBe(false);
+  expect(stackTraceLines(a.stderr), a.stderr.slice(-1500)).toEqual([]);
+  expect(escapes(a.T)).toEqual([]);
+  // The private temp folder is gone, and nothing but the outputs was written.
+  expect(readdirSync(join(a.T, 'tmp'))).toEqual([]);
+  expect(readdirSync(join(a.T, 'cwd'))).toEqual([]);
+  for (const p of listTree(a.T)) expect(/^\/(tmp|cwd|out)(\/(timeline\.csv|timeline\.jsonl|sessions\.jsonl|inventory\.json|duplicates\.jsonl|report\.[a-z]+))?$/.test(p.slice(a.T.length)), p).toBe(true);
+}
+
+const userRows = (a: Analyzed) => a.timeline.filter((r) => r.text === 'fix the failing test');
+
+beforeAll(() => generate('archives'), 300_000);
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('aitrail analyze on hostile archives', () => {
+  it('analyzes the control archive cleanly (exit 0, integrity ok, the seed prompt in the timeline)', async () => {
+    const a = await analyzeCase('ok');
+    expect(a.code, a.stderr).toBe(0);
+    expectClean(a);
+    expect(a.collection?.integrity.ok).toBe(true);
+    expect(userRows(a)).toHaveLength(1);
+  });
+
+  it.each([
+    ['member-dotdot', ['../aitrail-escape-dotdot', 'homes/sean/../../../aitrail-escape-dotdot2']],
+    ['member-absolute', ['/etc/aitrail-escape-absolute', '/tmp/aitrail-escape-absolute']],
+    ['member-drive', ['C:\\\\aitrail-escape-drive', 'C:/aitrail-escape-drive2', 'aitrail-escape-unc', 'aitrail-escape-backslash']],
+    ['member-nul', ['\\u0000aitrail-escape-nul']],
+  ])('%s: reports each unsafe member, writes nothing outside the output folder, and still analyzes the rest', async (name, members) => {
+    const a = await analyzeCase(name);
+    expect(a.code, a.stderr).toBe(0);
+    expectClean(a);
+    // Problems quote names as JSON strings: a backslash reads \\, a NUL \u0000.
+    const reported = (a.collection?.manifest_problems ?? []).join('\n');
+    for (const m of members) expect(reported, m).toContain(m);
+    expect(userRows(a)).toHaveLength(1);
+    // A NUL-truncated name must not pass for events.jsonl: the seed log is read once.
+    expect(a.timeline.filter((r) => r.text.includes('DUPLICATE MEMBER'))).toEqual([]);
+  });
+
+  it('member-duplicate: reports the duplicated name and parses one copy only, the one the manifest hash matches', async () => {
+    const a = await analyzeCase('member-duplicate');
+    expect(a.code, a.stderr).toBe(0);
+    expectClean(a);
+    expect(JSON.stringify(a.collection)).toMatch(/duplicate member name/);
+    expect(userRows(a)).toHaveLength(1);
+    expect(a.timeline.filter((r) => r.text.includes('DUPLICATE MEMBER'))).toEqual([]);
+  });
+
+  it.each([
+    ['size-mismatch', 'mismatched'],
+    ['hash-mismatch', 'mismatched'],
+    ['manifest-missing-member', 'missing'],
+    ['member-not-in-manifest', 'extra'],
+  ] as const)('%s: an integrity finding (%s), the member not parsed, exit 0', async (name, list) => {
+    const a = await analyzeCase(name);
+    expect(a.code, a.stderr).toBe(0);
+    expectClean(a);
+    expect(a.collection?.integrity.ok).toBe(false);
+    expect(a.collection?.integrity[list].length).toBe(1);
+    expect(a.stderr).toMatch(new RegExp(list === 'mismatched' ? 'mismatch' : list));
+    if (list === 'mismatched') expect(userRows(a)).toEqual([]);
+    else expect(userRows(a)).toHaveLength(1);
+  });
+
+  it('hash-mismatch with --strict: stops with a clear message and writes no output', async () => {
+    const a = await analyzeCase('hash-mismatch', ['--strict']);
+    expect(a.code).not.toBe(0);
+    expect(a.code).not.toBe(null);
+    expect(stackTraceLines(a.stderr)).toEqual([]);
+    expect(a.stderr).toMatch(/strict/);
+    expect(existsSync(join(a.T, 'out', 'timeline.csv'))).toBe(false);
+    expect(escapes(a.T)).toEqual([]);
+    expect(readdirSync(join(a.T, 'tmp'))).toEqual([]);
+  });
+
+  it('truncated: exits non-zero saying the archive is truncated or not a zip, with no stack trace and no output', async () => {
+    const a = await analyzeCase('truncated');
+    expect(a.code).not.toBe(0);
+    expect(a.code).not.toBe(null);
+    expect(stackTraceLines(a.stderr)).toEqual([]);
+    expect(a.stderr).toMatch(/truncated|not a (readable )?zip/i);
+    expect(existsSync(join(a.T, 'out', 'timeline.csv'))).toBe(false);
+    expect(readdirSync(join(a.T, 'tmp'))).toEqual([]);
+  });
+
+  it('manifest-not-json: reports each bad manifest line by number and uses the good rows', async () => {
+    const a = await analyzeCase('manifest-not-json');
+    expect(a.code, a.stderr).toBe(0);
+    expectClean(a);
+    const problems = a.collection?.manifest_problems.join('\n') ?? '';
+    for (const n of [2, 3, 4]) expect(problems).toMatch(new RegExp(`line ${n}\\b`));
+    expect(problems).not.toMatch(/line (1|5)\b/);
+    expect(userRows(a)).toHaveLength(1);
+  });
+
+  it('manifest-hostile-paths: an archive_path and a user that climb out materialize nothing outside the private temp folder', async () => {
+    const a = await analyzeCase('manifest-hostile-paths');
+    expect(a.code, a.stderr).toBe(0);
+    expectClean(a);
+    expect(existsSync('/tmp/aitrail-escape-manifest')).toBe(false);
+    expect(existsSync('/tmp/aitrail-escape-user')).toBe(false);
+    expect(a.collection?.integrity.unreadable.some((u) => u.problem === 'unsafe_path')).toBe(true);
+    expect(userRows(a)).toHaveLength(1);
+  });
+
+  it('bomb-lying: a member that inflates past its declared 4 KiB is stopped there and reported, in bounded time', async () => {
+    const a = await analyzeCase('bomb-lying', [], 60_000);
+    expect(a.code, a.stderr).toBe(0);
+    expectClean(a);
+    expect(a.collection?.integrity.ok).toBe(false);
+    expect(a.collection?.integrity.unreadable.map((u) => u.archive_path)).toEqual([expect.stringContaining('0b0b/events.jsonl')]);
+    expect(userRows(a)).toHaveLength(1);
+  });
+
+  it('bomb-honest: a member that truly inflates to 10 GiB streams in bounded memory (512 MB heap) and is reported', async () => {
+    const a = await analyzeCase('bomb-honest', [], 400_000);
+    expect(a.code, a.stderr).toBe(0);
+    expectClean(a);
+    expect(a.collection?.integrity.ok).toBe(false);
+    expect(JSON.stringify(a.collection?.integrity)).toContain('0b0c/events.jsonl');
+  }, 420_000);
+});
+
+// 64 central entries share one 1 GiB local entry: 64 GiB from a 1 MB file. Measured on this
+// build: bounded memory (about 120 MB RSS) but about 280 s on 2 CPUs, as every entry is
+// inflated and hashed; nothing detects the overlap. Opt-in, as it would cost every test run
+// minutes: AITRAIL_HOSTILE_SLOW=1.
+describe.runIf(process.env.AITRAIL_HOSTILE_SLOW === '1')('aitrail analyze on an overlapping-entry zip bomb (slow, opt-in)', () => {
+  it('bomb-overlap: refused or finished within 60 s, reported', async () => {
+    const a = await analyzeCase('bomb-overlap', [], 60_000);
+    expect(a.timedOut, 'still inflating after 60 s').toBe(false);
+    expect(a.code, a.stderr).toBe(0);
+    expectClean(a);
+    expect(a.collection?.integrity.ok).toBe(false);
+  }, 90_000);
+});
+
+// An unpacked collection folder is as untrusted as a zip: its metadata files may be links or FIFOs.
+describe('aitrail analyze on a hostile unpacked collection folder', () => {
+  async function unpacked(label: string, plant: (dir: string) => void): Promise<Analyzed> {
+    const T = tempDir(`dir-${label}`);
+    dirs.push(T);
+    const dir = join(T, 'in');
+      for (const d of ['tmp', 'cwd', 'in']) mkdirSync(join(T, d));
+    const ok = join(ARCHIVES, 'ok.zip');
+    const reader = await openArchive(ok);
+    for (const name of reader.members.keys()) {
+      const parts: Buffer[] = [];
+      for await (const c of await reader.openMember(name)) parts.push(c as Buffer);
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), Buffer.concat(parts));
+    }
+    reader.close();
+    plant(dir);
+    const r = await runCli(['analyze', dir, '--out', join(T, 'out')], { cwd: join(T, 'cwd'), env: { TMPDIR: join(T, 'tmp') }, timeoutMs: 15_000 });
+    return { code: r.code, stderr: r.stderr, stdout: r.stdout, timedOut: r.timedOut, T, timeline: [] };
+  }
+
+  it('a member that is a FIFO is reported, never opened', async () => {
+    const a = await unpacked('fifo-member', (dir) => {
+      const p = join(dir, 'homes/sean/.copilot/session-state/5e55a0a1-0000-4000-8000-000000000001/events.jsonl');
+      rmSync(p);
+      execFileSync('mkfifo', [p]);
+    });
+    expect(a.timedOut).toBe(false);
+    expect(a.code, a.stderr).toBe(0);
+    expect(stackTraceLines(a.stderr)).toEqual([]);
+    expect(a.stderr).toMatch(/not a regular file/);
+  });
+
+  // Known broken (reported): analyze reads manifest.jsonl through a link, and prints the first
+  // characters of each line of the target (here /etc/passwd) in its warnings and inventory.json.
+  it.fails('manifest.jsonl that is a link to /etc/passwd is refused, and no line of the target is printed', async () => {
+    const a = await unpacked('link-manifest', (dir) => {
+      rmSync(join(dir, 'manifest.jsonl'));
+      symlinkSync('/etc/passwd', join(dir, 'manifest.jsonl'));
+    });
+    expect(stackTraceLines(a.stderr)).toEqual([]);
+    expect(a.stderr + a.stdout).not.toMatch(/root:x?:0/);
+    const inv = join(a.T, 'out', 'inventory.json');
+    if (existsSync(inv)) expect(readFileSync(inv, 'utf8')).not.toMatch(/root:x?:0/);
+  });
+
+  // Known broken (reported): collection.json as a FIFO makes analyze block forever on readFile.
+  it.fails('collection.json that is a FIFO is refused without blocking', async () => {
+    const a = await unpacked('fifo-metadata', (dir) => {
+      rmSync(join(dir, 'collection.json'));
+      execFileSync('mkfifo', [join(dir, 'collection.json')]);
+    });
+    expect(a.timedOut, 'blocked on the FIFO').toBe(false);
+    expect(stackTraceLines(a.stderr)).toEqual([]);
+  }, 30_000);
+});

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import yazl from 'yazl';
 
 // Zip entry dates are DOS dates: 1980..2107. Real times live in the manifest.
@@ -31,8 +31,27 @@ export class ZipWriter {
     this.partial = `${out}.partial`;
     // 'wx': never overwrite; a stale .partial from a killed run must be looked at, not clobbered.
     this.file = createWriteStream(this.partial, { flags: 'wx' });
-    const tap = new PassThrough();
-    tap.on('data', (chunk: Buffer) => this.hash.update(chunk));
+    // yazl writes many small chunks (headers, descriptors): coalesce them into ~1 MiB writes.
+    const hash = this.hash;
+    let held: Buffer[] = [];
+    let heldBytes = 0;
+    const tap = new Transform({
+      transform(chunk: Buffer, _enc, cb: TransformCallback) {
+        hash.update(chunk);
+        held.push(chunk);
+        heldBytes += chunk.length;
+        if (heldBytes >= 1 << 20) {
+          this.push(Buffer.concat(held));
+          held = [];
+          heldBytes = 0;
+        }
+        cb();
+      },
+      flush(cb: TransformCallback) {
+        if (heldBytes > 0) this.push(Buffer.concat(held));
+        cb();
+      },
+    });
     this.zip.outputStream.pipe(tap).pipe(this.file);
     let reject!: (err: Error) => void;
     this.failed = new Promise<never>((_res, rej) => {
@@ -63,6 +82,21 @@ export class ZipWriter {
   /** `dev:ino` of the `.partial`, so a walk that meets the archive being written can skip it. */
   identity = '';
 
+  /**
+   * yazl looks for its next entry from the start of its list on every pump: O(n²) over a
+   * collection. Entries whose data is written (state FILE_DATA_DONE = 3) are parked here and
+   * put back, in order, before end() writes the central directory.
+   */
+  private parked: unknown[] = [];
+
+  private park(): void {
+    const z = this.zip as unknown as { entries: { state: number }[] };
+    let k = 0;
+    while (k < z.entries.length && z.entries[k].state >= 3) k += 1;
+    if (k === 0) return;
+    for (const e of z.entries.splice(0, k)) this.parked.push(e);
+  }
+
   /** A member name not used yet: `name`, else `name~2`, `name~3`, ... */
   uniqueName(name: string): string {
     let n = name;
@@ -75,6 +109,7 @@ export class ZipWriter {
   async addStream(stream: Readable, name: string, mtimeMs: number, mode: number): Promise<void> {
     if (this.failure) throw this.failure;
     this.names.add(name);
+    this.park();
     const consumed = new Promise<void>((resolve, reject) => {
       stream.once('end', () => resolve());
       stream.once('error', reject);
@@ -91,6 +126,9 @@ export class ZipWriter {
 
   /** Finish the zip, flush it to disk, rename it into place and write the `.sha256` sidecar. */
   async finish(): Promise<{ path: string; sha256: string; bytes: number }> {
+    const z = this.zip as unknown as { entries: unknown[] };
+    z.entries = this.parked.concat(z.entries);
+    this.parked = [];
     this.zip.end();
     await Promise.race([this.closed, this.failed]);
     if (this.failure) throw this.failure;

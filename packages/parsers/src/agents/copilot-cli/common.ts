@@ -60,8 +60,15 @@ export async function readText(a: Artifact, maxBytes = SMALL_FILE_BYTES): Promis
 /** How {@link readJsonObject} reads what it can of invalid JSON: the key that must survive, and where to warn. */
 export interface Salvage {
   ctx: ParseContext;
-  /** The top-level key the salvaged object must hold to be used (e.g. `commandHistory`). */
+  /** The top-level key whose salvaged value must be a non-empty list or object (e.g. `commandHistory`). */
   key: string;
+}
+
+/** Whether a salvaged object holds something under `key`: else the file is reported unreadable, as before. */
+export function holdsEntries(v: unknown, key: string): v is JsonObject {
+  if (!isObject(v) || !Object.hasOwn(v, key)) return false;
+  const x = v[key];
+  return Array.isArray(x) ? x.length > 0 : isObject(x) && Object.keys(x).length > 0;
 }
 
 /**
@@ -80,7 +87,7 @@ export async function readJsonObject(a: Artifact, expected: string, salvage?: Sa
   } catch (e) {
     const why = e instanceof RangeError ? 'nested too deep' : (e as Error).message;
     const part = salvage && !(e instanceof RangeError) ? completePart(t.text) : undefined;
-    if (part && isObject(part.value) && Object.hasOwn(part.value, salvage!.key)) {
+    if (part && holdsEntries(part.value, salvage!.key)) {
       salvage!.ctx.warn(`expected JSON ${expected}, found invalid JSON (${part.reason}) at line ${part.line}: the complete entries before it were read`, part.line);
       return { value: part.value };
     }

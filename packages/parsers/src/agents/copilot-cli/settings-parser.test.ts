@@ -44,6 +44,12 @@ describe('settings.json parser', () => {
     expect((await parse('{"deniedUrls": "x"}')).rows).toEqual([expect.objectContaining({ tag: 'bad_line', text: 'parser: unparseable line (expected deniedUrls to be an array, found a string): (value not printed: settings.json may hold credentials)' })]);
   });
 
+  it('a file cut mid-write gives the complete URLs before the cut (never the cut one), with a warning that prints no value', async () => {
+    const { rows, warnings } = await parse('{\n  // user settings\n  "allowedUrls": ["https://a.example", "https://b.exa');
+    expect(rows.map((r) => r.text)).toEqual(['permission setting: allowedUrls=https://a.example']);
+    expect(warnings).toEqual([{ message: 'expected JSON with comments, found invalid JSON (UnexpectedEndOfString) at line 3: the complete entries before it were read', line: 3 }]);
+  });
+
   it('opts in to the flagged settings.json and never prints anything but the URL lists', async () => {
     expect(copilotSettingsParser.readsSecretFile?.(REL)).toBe(true);
     expect(copilotSettingsParser.readsSecretFile?.('.copilot/config.json')).toBe(false);

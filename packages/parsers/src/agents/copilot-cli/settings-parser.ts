@@ -2,8 +2,8 @@ import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc
 import { asString, isObject } from '../../sdk/decode.js';
 import { badLineRow, makeRow, unreadableRow } from '../../sdk/row.js';
 import { toUtc } from '../../sdk/timestamp.js';
-import type { Artifact, Parser, Row } from '../../sdk/types.js';
-import { copilotParser, describeJson, readText } from './common.js';
+import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
+import { completePart, copilotParser, describeJson, holdsEntries, readText } from './common.js';
 import { COPILOT_PATTERNS } from './paths.js';
 
 const LISTS = ['allowedUrls', 'deniedUrls'] as const;
@@ -11,7 +11,8 @@ const LISTS = ['allowedUrls', 'deniedUrls'] as const;
 /**
  * settings.json (JSON with comments): one system row per allowedUrls and deniedUrls entry,
  * `permission setting: allowedUrls=<url>`, at the file's mtime, no session; source_line is the
- * entry's 1-based index in its list. The other settings (model, footer...) give no rows.
+ * entry's 1-based index in its list. The other settings (model, footer...) give no rows. A file
+ * cut mid-write keeps its complete URLs, with a warning that quotes nothing from the file.
  */
 export const copilotSettingsParser: Parser = copilotParser({
   name: 'settings',
@@ -24,7 +25,7 @@ export const copilotSettingsParser: Parser = copilotParser({
   parse: parseSettings,
 });
 
-async function* parseSettings(a: Artifact): AsyncGenerator<Row> {
+async function* parseSettings(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
   const t = await readText(a);
   if ('row' in t) {
     yield t.row;
@@ -39,9 +40,16 @@ async function* parseSettings(a: Artifact): AsyncGenerator<Row> {
     return;
   }
   if (errors.length > 0) {
-    const e = errors[0];
-    yield unreadableRow(`expected JSON with comments, found invalid JSON: ${printParseErrorCode(e.error)} at offset ${e.offset}`);
-    return;
+    // A file cut mid-write: the complete URLs before the cut (a cut one is never taken whole).
+    const part = completePart(t.text);
+    if (part && (holdsEntries(part.value, 'allowedUrls') || holdsEntries(part.value, 'deniedUrls'))) {
+      ctx.warn(`expected JSON with comments, found invalid JSON (${part.reason}) at line ${part.line}: the complete entries before it were read`, part.line);
+      v = part.value;
+    } else {
+      const e = errors[0];
+      yield unreadableRow(`expected JSON with comments, found invalid JSON: ${printParseErrorCode(e.error)} at offset ${e.offset}`);
+      return;
+    }
   }
   if (!isObject(v)) {
     yield unreadableRow(`expected a JSON object of settings, found ${describeJson(v)}`);

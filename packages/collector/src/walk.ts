@@ -83,10 +83,11 @@ function withReason(row: ManifestRow, reason: string): ManifestRow {
 }
 
 /** Count files and bytes below a directory by lstat alone: nothing is opened, no link followed. */
-export async function countTree(dir: Buffer, sep: string): Promise<{ files: number; bytes: number; unreadable: number }> {
+export async function countTree(dir: Buffer, sep: string, signal?: AbortSignal): Promise<{ files: number; bytes: number; unreadable: number }> {
   const acc = { files: 0, bytes: 0, unreadable: 0 };
   const stack = [dir];
   while (stack.length > 0) {
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const d = stack.pop()!;
     try {
       const handle = await opendir(d, { encoding: 'buffer' as BufferEncoding });
@@ -137,7 +138,7 @@ export async function walkTree(
   if (st.isDirectory()) {
     if (!host.full && rel !== '' && scope.excludedDir(g)) {
       const row = baseRow(scope, rel, fsPath, escaped, st);
-      const c = await countTree(fsPath, scope.sep);
+      const c = await countTree(fsPath, scope.sep, host.signal);
       row.status = 'skipped_excluded';
       row.size = null;
       row.files = c.files;

@@ -1,0 +1,191 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GENERATED, generate, HOSTILE_HOMES, manifestOf, runCli, stackTraceLines, tempDir } from './test-helpers/hostile-harness.js';
+
+// Hostile parser inputs through the real dispatch: each case is a home with the hostile file at
+// the path a copilot-cli parser wants; `aitrail collect` archives it and `aitrail analyze` parses
+// it, both as child processes with a 512 MB heap cap (fixtures/hostile/README.md lists the cases).
+
+interface TimelineRow {
+  user: string;
+  source_file: string;
+  source_line: number | null;
+  turn_type: string;
+  text: string;
+  session_id: string;
+}
+
+interface Outcome {
+  T: string;
+  collect: Awaited<ReturnType<typeof runCli>>;
+  analyze: Awaited<ReturnType<typeof runCli>>;
+  rows: TimelineRow[];
+  inventory: string;
+  collectedRels: Map<string, string[]>;
+}
+
+const dirs: string[] = [];
+
+async function collectAndAnalyze(label: string, homes: string[], timeoutMs = 120_000): Promise<Outcome> {
+  const T = tempDir(`parsers-${label}`);
+  dirs.push(T);
+  mkdirSync(join(T, 'tmp'));
+  const zip = join(T, 'c.zip');
+  const collect = await runCli(['collect', ...homes.flatMap((h) => ['--home', h]), '--agent', 'copilot-cli', '--out', zip], { timeoutMs });
+  const analyze = await runCli(['analyze', zip, '--out', join(T, 'out')], { env: { TMPDIR: join(T, 'tmp') }, timeoutMs });
+  const tl = join(T, 'out', 'timeline.jsonl');
+  const rows: TimelineRow[] = existsSync(tl)
+    ? readFileSync(tl, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
+  const inv = join(T, 'out', 'inventory.json');
+  const collectedRels = new Map<string, string[]>();
+  if (existsSync(zip)) {
+    for (const r of (await manifestOf(zip)).rows) if (r.status === 'collected') collectedRels.set(r.user, [...(collectedRels.get(r.user) ?? []), r.rel]);
+  }
+  return { T, collect, analyze, rows, inventory: existsSync(inv) ? readFileSync(inv, 'utf8') : '', collectedRels };
+}
+
+function expectFinished(o: Outcome): void {
+  for (const r of [o.collect, o.analyze]) {
+    expect(r.timedOut, r.stderr.slice(-1500)).toBe(false);
+    expect(r.code, r.stderr.slice(-1500)).toBe(0);
+    expect(stackTraceLines(r.stderr), r.stderr.slice(-1500)).toEqual([]);
+  }
+  // The private temp folder (SQLite copies, spilled runs) is gone.
+  expect(readdirSync(join(o.T, 'tmp'))).toEqual([]);
+}
+
+const rowsOf = (o: Outcome, user: string, file?: string) => o.rows.filter((r) => r.user === user && (file === undefined || r.source_file.endsWith(file)));
+
+beforeAll(() => generate('homes'), 300_000);
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('hostile parser inputs, collected and analyzed', () => {
+  const SMALL = ['not-object', 'jsonc-trailing', 'yaml-bomb', 'zero-byte'].map((h) => join(HOSTILE_HOMES, h));
+  const GEN = ['deep-nesting', 'random-bytes', 'sqlite-truncated', 'sqlite-corrupt', 'wal-orphan'].map((h) => join(GENERATED, 'homes', h));
+  let o: Outcome;
+  beforeAll(async () => {
+    o = await collectAndAnalyze('small', [...SMALL, ...GEN]);
+  }, 240_000);
+
+  it('collects and analyzes all nine hostile homes in one run: exit 0, no stack trace, temp folder removed', () => {
+    expectFinished(o);
+    expect([...o.collectedRels.keys()].sort()).toEqual(['deep-nesting', 'jsonc-trailing', 'not-object', 'random-bytes', 'sqlite-corrupt', 'sqlite-truncated', 'wal-orphan', 'yaml-bomb', 'zero-byte']);
+  });
+
+  it('accounts for every hostile non-empty file a parser wants: a row from it, or a warning naming it', () => {
+    const wanted = /(events\.jsonl|workspace\.yaml|index\.json|session-store\.db|settings\.json|command-history-state\.json|permissions-config\.json|sidebar-sessions-state\/.*\.json)$/;
+    // Process logs are left out: their parser picks the lines it knows and skips the rest by design.
+    for (const [user, rels] of o.collectedRels) {
+      for (const rel of rels.filter((r) => wanted.test(r))) {
+        if (user === 'zero-byte' && rel.endsWith('events.jsonl')) continue; // line-based and empty: no line, nothing to say
+        // A valid shape with nothing in it to report: one location, 100,000 levels deep, no grants.
+        if (user === 'deep-nesting' && rel.endsWith('permissions-config.json')) continue;
+        const named = rowsOf(o, user).some((r) => r.source_file.endsWith(rel)) || o.inventory.includes(rel);
+        expect(named, `${user}: ${rel}`).toBe(true);
+      }
+    }
+  });
+
+  it('not-object: each non-object events line is a bad line with its number, and the object line after them parses', () => {
+    const ev = rowsOf(o, 'not-object', 'events.jsonl');
+    expect(ev.filter((r) => r.text.startsWith('parser: unparseable line')).map((r) => r.source_line)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(ev.filter((r) => r.turn_type === 'user').map((r) => [r.source_line, r.text])).toEqual([[7, 'the object line after six that are not']]);
+    for (const f of ['workspace.yaml', 'settings.json', 'command-history-state.json', 'permissions-config.json']) expect(rowsOf(o, 'not-object', f).length, f).toBeGreaterThanOrEqual(1);
+  });
+
+  it('deep-nesting: 100,000 levels in every file give rows or unreadable rows, never a stack overflow of the process', () => {
+    const ev = rowsOf(o, 'deep-nesting', 'events.jsonl');
+    expect(ev.filter((r) => r.turn_type === 'user').map((r) => r.text)).toEqual(['deep', 'fix the failing test']);
+    expect(ev.some((r) => r.source_line === 2)).toBe(true);
+    for (const f of ['workspace.yaml', 'settings.json', 'command-history-state.json']) expect(rowsOf(o, 'deep-nesting', f).length, f).toBeGreaterThanOrEqual(1);
+  });
+
+  it('random-bytes: every line of the random events.jsonl is a bad line, numbered; the store is unreadable', () => {
+    const ev = rowsOf(o, 'random-bytes', 'events.jsonl');
+    const bad = ev.filter((r) => r.text.startsWith('parser: unparseable line'));
+    expect(bad.length).toBeGreaterThan(50);
+    expect(bad.length).toBe(ev.length);
+    const lines = bad.map((r) => r.source_line as number);
+    expect(lines).toEqual([...lines].sort((a, b) => a - b));
+    expect(new Set(lines).size).toBe(lines.length);
+    expect(rowsOf(o, 'random-bytes', 'session-store.db').map((r) => r.text)).toEqual([expect.stringMatching(/^parser: unreadable file/)]);
+  });
+
+  it('yaml-bomb: the alias bomb is not expanded (no huge row, bounded heap)', () => {
+    const ws = rowsOf(o, 'yaml-bomb', 'workspace.yaml');
+    for (const r of ws) expect(r.text.length).toBeLessThan(10_000);
+    expect(o.rows.every((r) => r.text.length < 2_000_000)).toBe(true);
+  });
+
+  it('jsonc-trailing: settings.json with comments and trailing commas is read (the seed calls it JSONC)', () => {
+    const texts = rowsOf(o, 'jsonc-trailing', 'settings.json').map((r) => r.text);
+    expect(texts.some((t) => t.includes('https://registry.example.org'))).toBe(true);
+    expect(texts.some((t) => t.includes('https://mirror.example.org'))).toBe(true);
+    expect(rowsOf(o, 'jsonc-trailing', 'permissions-config.json').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('sqlite-truncated and sqlite-corrupt: one unreadable row each, saying why', () => {
+    for (const u of ['sqlite-truncated', 'sqlite-corrupt']) {
+      expect(rowsOf(o, u, 'session-store.db').map((r) => r.text), u).toEqual([expect.stringMatching(/^parser: unreadable file \(.*(SQLite|database)/)]);
+    }
+  });
+
+  // Known broken (reported): the unreadable row's text names the analyst's private temp copy
+  // (…/aitrail-analyze-XXXXXX/m-XXXXXX/session-store.db), so the timeline depends on where and
+  // when it was produced and shows a path that never existed on the target.
+  it.fails('an unreadable SQLite row names the collected file, not the analyst temp copy', () => {
+    for (const u of ['sqlite-truncated', 'sqlite-corrupt', 'zero-byte']) {
+      for (const r of rowsOf(o, u, 'session-store.db')) expect(r.text, u).not.toMatch(/aitrail-analyze-/);
+    }
+  });
+
+  it('zero-byte: every empty wanted file is read without a crash; the empty config files each say so', () => {
+    for (const f of ['workspace.yaml', 'session-store.db', 'command-history-state.json', 'index.json']) expect(rowsOf(o, 'zero-byte', f).length, f).toBeGreaterThanOrEqual(1);
+    expect(rowsOf(o, 'zero-byte', 'events.jsonl')).toEqual([]);
+  });
+
+  it('wal-orphan: a WAL without its database is collected with its -shm and never crashes the analysis', () => {
+    expect(o.collectedRels.get('wal-orphan')?.sort()).toEqual(['.copilot/session-store.db-shm', '.copilot/session-store.db-wal']);
+    expect(o.inventory).toContain('wal-orphan');
+  });
+});
+
+describe('huge parser inputs, collected and analyzed with a 512 MB heap', () => {
+  it('a 64 MB single line: read whole or cut with a preview, and the next line still parses', async () => {
+    const o = await collectAndAnalyze('long-line', [join(GENERATED, 'homes/long-line')], 180_000);
+    expectFinished(o);
+    const ev = rowsOf(o, 'long-line', 'events.jsonl');
+    expect(ev.find((r) => r.source_line === 2)?.text).toBe('fix the failing test');
+    const first = ev.filter((r) => r.source_line === 1);
+    expect(first).toHaveLength(1);
+    expect(first[0].text.startsWith('long prompt') || first[0].text.startsWith('parser: unparseable line')).toBe(true);
+  }, 240_000);
+
+  it('ten million short lines: the bad line at every millionth and the prompt on line 10,000,001 are numbered right', async () => {
+    const o = await collectAndAnalyze('many-lines', [join(GENERATED, 'homes/many-lines')], 240_000);
+    expectFinished(o);
+    const ev = rowsOf(o, 'many-lines', 'events.jsonl');
+    expect(ev.filter((r) => r.text.startsWith('parser: unparseable line')).map((r) => r.source_line)).toEqual(Array.from({ length: 10 }, (_, i) => (i + 1) * 1_000_000));
+    expect(ev.filter((r) => r.turn_type === 'user').map((r) => [r.source_line, r.text])).toEqual([[10_000_001, 'fix the failing test']]);
+    expect(ev).toHaveLength(11);
+  }, 300_000);
+});
+
+// Ten million lines of `{}`, each a bad-line row: a 30 MB file (about 30 KB compressed).
+// Measured on this build: more than 300 s on 2 CPUs and 8.6 GB of spilled runs in the private
+// temp folder before the timeout; bounded memory. Opt-in: AITRAIL_HOSTILE_SLOW=1.
+describe.runIf(process.env.AITRAIL_HOSTILE_SLOW === '1')('ten million bad lines (slow, opt-in)', () => {
+  it('finishes within 10 minutes with ten million bad-line rows', async () => {
+    const o = await collectAndAnalyze('many-bad-lines', [join(GENERATED, 'homes/many-bad-lines')], 600_000);
+    expectFinished(o);
+    expect(rowsOf(o, 'many-bad-lines').length).toBe(10_000_000);
+  }, 660_000);
+});
+

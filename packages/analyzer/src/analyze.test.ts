@@ -186,6 +186,26 @@ describe('robustness', () => {
     expect(readdirSync(tmpRoot)).toEqual([]);
   });
 
+  it('stops on an abort (Ctrl-C) with no output and no temp folder left', async () => {
+    const tmpRoot = fresh();
+    mkdirSync(tmpRoot);
+    const input = fresh();
+    makeCollectionDir(input, baseFiles);
+    const out = fresh();
+    const ac = new AbortController();
+    const run = analyze({ inputs: [input], out, plugins: [fakePlugin], tmpRoot, signal: ac.signal }, { phase: (name) => name === 'parsing' && ac.abort(new Error('by SIGINT')) });
+    await expect(run).rejects.toThrow(/^interrupted \(by SIGINT\)/);
+    expect(readdirSync(tmpRoot)).toEqual([]);
+    expect(existsSync(join(out, 'timeline.csv'))).toBe(false);
+  });
+
+  it('refuses an --out that is a file, saying what to do', async () => {
+    const input = fresh();
+    makeCollectionDir(input, baseFiles);
+    const file = join(input, 'collection.json');
+    await expect(analyze({ inputs: [input], out: file, plugins: [fakePlugin] })).rejects.toThrow(/expected --out to be a directory .* found a file at .*; choose another --out/);
+  });
+
   it('merges many small runs in timeline order and keeps two inputs of one host apart', async () => {
     const rows = Array.from({ length: 500 }, (_, i) => ({ ts: new Date(Date.UTC(2026, 9, 1, 9, 0, 0, (i * 7919) % 500)).toISOString(), type: 'user', text: `p${i}` }));
     const a = fresh();

@@ -30,8 +30,10 @@ export interface AnalyzeOptions {
   /** Home-relative catalog roots per agent (for scratch directories); guessed from paths when absent. */
   catalogRoots?: ReadonlyMap<string, string[]>;
   runLimits?: RunLimits;
-  /** Parent of the private temp folder (default os.tmpdir()). */
+  /** Parent of the private temp folder (default os.tmpdir(), which honours TMPDIR). */
   tmpRoot?: string;
+  /** Abort (Ctrl-C): the run stops, partial outputs and the temp folder are removed. */
+  signal?: AbortSignal;
 }
 
 /** Progress and problems as the analysis runs; the CLI prints them on stderr. */
@@ -79,6 +81,11 @@ async function openInput(path: string): Promise<CollectionSource> {
 export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Promise<AnalyzeResult> {
   if (opts.inputs.length === 0) throw new AnalyzeError('expected at least one input (a collection .zip or folder), found none; run `aitrail analyze collection.zip`');
   const out = resolve(opts.out);
+  const outStat = await stat(out).catch(() => null);
+  if (outStat && !outStat.isDirectory()) throw new AnalyzeError(`expected --out to be a directory (or a path to create), found a file at ${out}; choose another --out`);
+  const check = () => {
+    if (opts.signal?.aborted) throw new AnalyzeError(`interrupted (${String((opts.signal.reason as Error)?.message ?? opts.signal.reason)}); outputs already in ${out} were left as they were, temporary files removed`);
+  };
   const plugins = [...builtInPlugins, ...(opts.plugins ?? [])];
   const parsers: Parser[] = plugins.flatMap((p) => p.parsers);
   const syncAgents = new Set(parsers.filter((p) => p.recordsSync).map((p) => p.agent));
@@ -104,7 +111,10 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     const integrity: IntegrityResult[] = [];
     for (const input of inputs) {
       ev.phase?.(`verifying ${input.src.label}`, input.src.manifest.length);
-      const r = await checkIntegrity(input.src, (d) => ev.tick?.(d));
+      const r = await checkIntegrity(input.src, (d) => {
+        check();
+        ev.tick?.(d);
+      });
       integrity.push(r);
       for (const p of [...r.mismatched, ...r.missing, ...r.unreadable]) ev.warn?.(`${input.src.label}: ${p.problem}: ${p.detail}; not parsed`);
       for (const p of r.extra) ev.warn?.(`${input.src.label}: extra: ${p.detail}`);
@@ -142,7 +152,9 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
         parsedArtifacts.add(key);
         inv.agent(u.input.host, u.row.user, u.row.agent).parsed_artifacts++;
       }
+      check();
       await runUnit(u, indexes[u.input.index], tmp, opts, facts, inv, async (row) => {
+        check();
         await spiller.add(row);
         if (!dedupOn) return;
         const k = createHash('sha1').update(JSON.stringify([row.host, row.user, row.agent, row.turn_type, row.text])).digest('base64');
@@ -175,7 +187,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       integrity: { ok: integrity[i].ok, checked: integrity[i].checked, mismatched: integrity[i].mismatched, missing: integrity[i].missing, extra: integrity[i].extra, unreadable: integrity[i].unreadable },
     }));
     ev.phase?.('writing', spiller.rows);
-    const written = await writeOutputs({ out, tmp, runs: spiller.runs, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n) });
+    const written = await writeOutputs({ out, tmp, runs: spiller.runs, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check });
     return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings };
   } finally {
     for (const s of sources) await s.close().catch(() => {});
@@ -235,6 +247,7 @@ async function runUnit(u: Unit, index: Map<string, import('@aitrail/collector').
     const artifact = makeArtifact(u.input, u.row, index, tmp);
     for await (const r of u.parser.parse(artifact, ctx)) await emit(enrich(r));
   } catch (e) {
+    if (e instanceof AnalyzeError) throw e; // an interrupt, not the parser's fault
     // A parser bug, not bad data: say so, keep going.
     const msg = `parser ${parserName} failed on ${file}: ${(e as Error)?.message ?? String(e)}`;
     ctx.warn(msg);

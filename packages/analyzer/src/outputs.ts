@@ -38,6 +38,8 @@ export interface WriteInput {
   syncAgents: Set<string>;
   options: Record<string, unknown>;
   onRow?: (n: number) => void;
+  /** Throws to stop (an interrupt); called on every row. */
+  check?: () => void;
 }
 
 /**
@@ -71,6 +73,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     let csvBuf = '';
     let jsonBuf = '';
     for await (const r of mergeRuns(w.runs, w.tmp)) {
+      w.check?.();
       const scope = sessionKey(r.host, r.user, r.agent, r.session_id);
       fillFromFacts(r, w.facts, scope);
       const dropped = w.drops.has(r.ord);

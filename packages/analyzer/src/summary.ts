@@ -33,15 +33,28 @@ export function buildSummary(sessions: SessionRecord[], kept: KeptCounts): Summa
   return out;
 }
 
+/** Run totals printed under the per-agent blocks. */
+export interface SummaryTotals {
+  rows: number;
+  duplicates: number;
+  warnings: number;
+  integrityOk: boolean;
+}
+
 /** The summary as lines for a terminal. */
-export function formatSummary(entries: SummaryEntry[], out: string): string {
+export function formatSummary(entries: SummaryEntry[], out: string, totals?: SummaryTotals): string {
   const lines: string[] = [];
   if (entries.length === 0) lines.push('No agent activity found.');
   for (const e of entries) {
-    lines.push(`${e.host} / ${e.user} / ${e.agent}: ${e.sessions} sessions, ${e.prompts} prompts, ${e.tool_calls} tool calls, ${e.permission_decisions} permission decisions`);
+    lines.push(`${e.host} / ${e.user} / ${e.agent}: ${n(e.sessions, 'session')}, ${n(e.prompts, 'prompt')}, ${n(e.tool_calls, 'tool call')}, ${n(e.permission_decisions, 'permission decision')}`);
     lines.push(`  models: ${e.models.length ? e.models.join(', ') : '-'}`);
     lines.push(`  activity: ${e.first_activity || '-'} .. ${e.last_activity || '-'}`);
   }
+  if (totals) lines.push(`${totals.rows} timeline rows, ${totals.duplicates} duplicates dropped (duplicates.jsonl), ${totals.warnings} parse warnings; integrity ${totals.integrityOk ? 'ok' : 'FAILED for some members (inventory.json)'}`);
   lines.push(`Outputs in ${out}: timeline.csv, timeline.jsonl, sessions.jsonl, inventory.json, duplicates.jsonl`);
   return lines.join('\n');
+}
+
+function n(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -41,9 +41,17 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   const progress = createProgress({ label: 'analyze' });
   let phase = '';
   let res: AnalyzeResult;
+  const ac = new AbortController();
+  let exitOnSignal = 130;
+  const onSignal = (sig: NodeJS.Signals) => {
+    exitOnSignal = sig === 'SIGTERM' ? 143 : 130;
+    ac.abort(new Error(`by ${sig}`));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     res = await analyze(
-      { inputs, out: flags.out, includeThinking: flags['include-thinking'], plugins: plugins.map((p) => p.plugin), dedup: flags.dedup, strict: flags.strict, catalogRoots: roots },
+      { inputs, out: flags.out, includeThinking: flags['include-thinking'], plugins: plugins.map((p) => p.plugin), dedup: flags.dedup, strict: flags.strict, catalogRoots: roots, signal: ac.signal },
       {
         phase: (name, total) => {
           phase = name;
@@ -55,13 +63,17 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
     );
   } catch (e) {
     progress.stop();
+    if (ac.signal.aborted) cmd.error((e as Error).message, { exit: exitOnSignal });
     if (e instanceof AnalyzeError) cmd.error(e.message, { exit: 2 });
     cmd.error(`analyze failed: ${(e as Error).message}; outputs already in ${flags.out} were left as they were`, { exit: 1 });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
   progress.stop();
   if (!res.integrityOk) process.stderr.write('warning: some members failed the integrity check and were not parsed; see inventory.json collections[].integrity\n');
   if (flags.json) process.stdout.write(`${JSON.stringify({ out: res.out, integrity_ok: res.integrityOk, rows: res.rows, duplicates: res.duplicates, sessions: res.sessions, parse_warnings: res.warnings, summary: res.summary }, null, 2)}\n`);
-  else process.stdout.write(`${formatSummary(res.summary, res.out)}\n`);
+  else process.stdout.write(`${formatSummary(res.summary, res.out, { rows: res.rows, duplicates: res.duplicates, warnings: res.warnings, integrityOk: res.integrityOk })}\n`);
   return res;
 }
 

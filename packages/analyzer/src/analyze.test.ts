@@ -206,6 +206,21 @@ describe('robustness', () => {
     await expect(analyze({ inputs: [input], out: file, plugins: [fakePlugin] })).rejects.toThrow(/expected --out to be a directory .* found a file at .*; choose another --out/);
   });
 
+  it('classes a working directory inside the agent\'s own catalog root as a scratch directory', async () => {
+    const input = fresh();
+    makeCollectionDir(input, [
+      { agent: 'fake-agent', rel: '.fake/sessions/s-scratch.jsonl', content: log([{ cwd: '/home/sean/.fake/tmp/pool' }, { ts: '2026-10-01T09:00:00.000Z', type: 'user', text: 'x' }]) },
+      { agent: 'fake-agent', rel: '.fake/sessions/s-real.jsonl', content: log([{ cwd: '/srv/app' }, { ts: '2026-10-01T09:00:00.000Z', type: 'user', text: 'y' }]) },
+    ]);
+    const out = fresh();
+    await analyze({ inputs: [input], out, plugins: [fakePlugin] });
+    const agent = JSON.parse(readFileSync(join(out, 'inventory.json'), 'utf8')).homes[0].agents[0];
+    expect([agent.projects, agent.scratch_directories]).toEqual([['/srv/app'], ['/home/sean/.fake/tmp/pool']]);
+    const out2 = fresh();
+    await analyze({ inputs: [input], out: out2, plugins: [fakePlugin], catalogRoots: new Map([['fake-agent', ['.elsewhere']]]) });
+    expect(JSON.parse(readFileSync(join(out2, 'inventory.json'), 'utf8')).homes[0].agents[0].scratch_directories).toEqual([]);
+  });
+
   it('merges many small runs in timeline order and keeps two inputs of one host apart', async () => {
     const rows = Array.from({ length: 500 }, (_, i) => ({ ts: new Date(Date.UTC(2026, 9, 1, 9, 0, 0, (i * 7919) % 500)).toISOString(), type: 'user', text: `p${i}` }));
     const a = fresh();

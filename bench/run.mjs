@@ -89,9 +89,10 @@ async function main() {
   await section('analyze', () => Sections.analyzeSection(main16, o.runs));
   await section('dedup', () => Sections.dedupSection(o.runs));
   await section('scaling', () => {
-    const known = { collect: {}, parse: {}, analyze: {} };
+    const known = { collect: {}, parse: {}, bare: {}, analyze: {} };
     if (results.collect?.collect) known.collect[main16.label] = results.collect.collect;
     if (results.parse?.parse) known.parse[main16.label] = results.parse.parse;
+    if (results.parse?.bare?.ms) known.bare[main16.label] = results.parse.bare;
     if (results.analyze?.analyze) known.analyze[main16.label] = results.analyze.analyze;
     return Sections.scalingSection(corpora, o.runs, known);
   });

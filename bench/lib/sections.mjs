@@ -93,6 +93,8 @@ export async function scalingSection(corpora, runs, known) {
   const cmds = {
     collect: (c) => C.runCollect(c),
     parse: (c) => C.runParse(c, 'parser'),
+    // The baseline's own curve: how much of any growth is the runtime's heap sizing, not the code.
+    bare: (c) => C.runParse(c, 'bare'),
     analyze: async (c) => {
       // analyze reads the collect archive of the same corpus; make one (untimed) when missing.
       if (C.cliHas('collect') === true) await C.runCollect(c);

@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, cpSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED, generate, listTree, manifestOf, REPO, runCli, snapshotTree, stackTraceLines, tempDir } from './test-helpers/hostile-harness.js';
@@ -111,6 +111,31 @@ describe('aitrail collect on a hostile home', () => {
   it('changes nothing in the home and writes nothing outside the output folder', () => {
     expect(snapshotTree(HAZARD)).toEqual(before);
     expect(listTree(T).map((p) => p.slice(T.length))).toEqual(['/cwd', '/out', '/out/c.zip', '/out/c.zip.sha256']);
+  });
+});
+
+describe('aitrail collect and SQLite on the target', () => {
+  it('never opens a database: session-store.db, its -wal and -shm are archived and left byte for byte, times unchanged', async () => {
+    const T = tempDir('sqlite');
+    const home = join(T, 'sean');
+    cpSync(join(REPO, 'fixtures/homes/seed-copilot'), home, { recursive: true, preserveTimestamps: true });
+    const names = ['session-store.db', 'session-store.db-wal', 'session-store.db-shm'].map((n) => join(home, '.copilot', n));
+    const before = snapshotTree(join(home, '.copilot'));
+    const bytes = names.map((n) => sha(readFileSync(n)));
+    try {
+      const run = await runCli(['collect', '--home', home, '--agent', 'copilot-cli', '--out', join(T, 'c.zip')], { timeoutMs: 60_000 });
+      expect(run.code, run.stderr).toBe(0);
+      // Opening the database and closing it would fold the WAL in and delete -wal and -shm.
+      expect(names.map((n) => sha(readFileSync(n)))).toEqual(bytes);
+      expect(snapshotTree(join(home, '.copilot'))).toEqual(before);
+      const m = await manifestOf(join(T, 'c.zip'));
+      for (const [i, n] of ['session-store.db', 'session-store.db-wal', 'session-store.db-shm'].entries()) {
+        const r = m.rows.find((x) => x.rel === `.copilot/${n}`);
+        expect(r, n).toMatchObject({ status: 'collected', sha256: bytes[i] });
+      }
+    } finally {
+      rmSync(T, { recursive: true, force: true });
+    }
   });
 });
 

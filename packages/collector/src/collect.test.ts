@@ -137,4 +137,17 @@ describe('collect', () => {
     expect(systemGlobs(g, 'darwin')).toEqual(['/private/etc/github-copilot/managed-settings.json', '/private/etc/github-copilot/policy.d/**', '/opt/x']);
     expect(systemGlobs(g, 'linux')).toEqual(g);
   });
+  it('does not collect COPILOT_HOME twice when it names the default place, and notes a bad value', async () => {
+    const home = makeHome();
+    const base = { homes: [home], out: '', full: false, secrets: 'collect' as const, dryRun: true, catalogs: loadCatalogs(), platform: 'linux' as const, currentHome: home };
+    const plain = await collect(base);
+    const same = await collect({ ...base, env: { COPILOT_HOME: join(home, '.copilot') } });
+    expect(same.rows!.map((r) => r.rel)).toEqual(plain.rows!.map((r) => r.rel));
+    expect(same.notes.filter((n) => n.includes('COPILOT_HOME'))).toEqual([]);
+    const bad = await collect({ ...base, env: { COPILOT_HOME: join(home, 'nope') } });
+    expect(bad.notes).toContain(`COPILOT_HOME=${join(home, 'nope')} is set but is not a directory; nothing collected from it`);
+    // Not the running user: the variable is ignored.
+    const other = await collect({ ...base, currentHome: '/elsewhere', env: { COPILOT_HOME: join(home, 'nope') } });
+    expect(other.notes.filter((n) => n.includes('COPILOT_HOME'))).toEqual([]);
+  });
 });

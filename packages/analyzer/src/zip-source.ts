@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { openArchive, readCollection } from '@aitrail/collector';
 import { checkArchivePath } from './safe-path.js';
 import { type CollectionSource, METADATA_MEMBERS, type MemberInfo } from './source.js';
+import { overlappingMembers } from './zip-overlap.js';
 
 /**
  * A collection zip through the collector's reader: unsafe member names are refused there, and a
@@ -17,11 +18,16 @@ export async function openZipSource(path: string): Promise<CollectionSource> {
     }
     const { info, manifest, problems } = await readCollection(reader);
     if (info?.format !== 'aitrail-collection') throw new Error(`${path}: expected collection.json with format "aitrail-collection", found ${JSON.stringify(info?.format)}; is this an aitrail collection?`);
+    const overlaps = await overlappingMembers(path).catch(() => new Set<string>());
     const members: MemberInfo[] = [];
-    for (const [name, m] of reader.members) if (!METADATA_MEMBERS.has(name)) members.push({ name, size: m.size });
+    for (const [name, m] of reader.members) {
+      if (METADATA_MEMBERS.has(name)) continue;
+      members.push(overlaps.has(name) ? { name, size: m.size, problem: 'shares its compressed data with another member (an overlapping-entry zip bomb); not read' } : { name, size: m.size });
+    }
     members.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const open = async (name: string) => {
       checkArchivePath(name);
+      if (overlaps.has(name)) throw new Error(`${name}: shares its compressed data with another member (an overlapping-entry zip bomb); not read`);
       if (!reader.members.has(name)) throw new Error(`${name}: expected a member of ${path}, found none`);
       return reader.openMember(name);
     };

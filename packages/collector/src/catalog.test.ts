@@ -62,4 +62,30 @@ describe('catalog validator', () => {
   it('refuses aliases instead of expanding them', () => {
     expect(errorOf(`agent: demo\nname: D\ncollect: &a [".x/**"]\nexclude: *a\n`).message).toMatch(/must be a list/);
   });
+  it('reads project.exclude, collect_if and list env_homes, and validates them', () => {
+    const text = `${ok}env_homes:\n  - {var: DEMO_DIR, rel: .demo, separator: ","}\ncollect_if:\n  - {dir: ".demo-*", contains: [projects, history.jsonl]}\nproject:\n  collect: ["**/DEMO.md"]\n  exclude: ["**/.demo/worktrees/**"]\n`;
+    const { catalog } = parseCatalog('demo.yaml', text);
+    expect(catalog.env_homes).toEqual([{ var: 'DEMO_DIR', rel: '.demo', separator: ',' }]);
+    expect(catalog.collect_if).toEqual([{ dir: '.demo-*', contains: ['projects', 'history.jsonl'] }]);
+    expect(catalog.project).toEqual({ collect: ['**/DEMO.md'], secrets: [], exclude: ['**/.demo/worktrees/**'] });
+    expect(errorOf(`${ok}project:\n  exclude: ["/abs/**"]\n`).message).toMatch(/demo\.yaml:5: bad glob "\/abs\/\*\*" in "exclude"/);
+    expect(errorOf(`${ok}collect_if:\n  - {dir: ".demo-*/**", contains: [x]}\n`).message).toMatch(/names the directory itself/);
+    expect(errorOf(`${ok}collect_if:\n  - {dir: ".demo-*", contains: ["a/b"]}\n`).message).toMatch(/plain names .*found "a\/b"/);
+    expect(errorOf(`${ok}collect_if:\n  - {dir: ".demo-*", contains: []}\n`).message).toMatch(/non-empty list/);
+    expect(errorOf(`${ok}collect_if:\n  - {dir: ".demo-*"}\n`).message).toMatch(/missing required key "contains"/);
+    expect(errorOf(`${ok}collect_if:\n  - {dir: ".demo-*", contains: [x], when: y}\n`).message).toMatch(/unknown key "when"/);
+  });
+  it('takes max_lines: all for jsonl hints only', () => {
+    const { catalog } = parseCatalog('demo.yaml', `${ok}project_hints:\n  - {file: a.jsonl, format: jsonl, path: p, max_lines: all}\n`);
+    expect(catalog.project_hints[0].max_lines).toBe('all');
+    expect(errorOf(`${ok}project_hints:\n  - {file: a.jsonl, format: jsonl, path: p, max_lines: some}\n`).message).toMatch(/positive integer or "all", found "some"/);
+    expect(errorOf(`${ok}project_hints:\n  - {file: a.json, format: json, path: p, max_lines: 3}\n`).message).toMatch(/jsonl only/);
+  });
+  it('accepts drive-letter system globs (Windows) beside /-rooted ones, never in home globs', () => {
+    const { catalog } = parseCatalog('demo.yaml', `${ok}system: ["/etc/demo/**", "C:/Program Files/Demo/**"]\n`);
+    expect(catalog.system).toEqual(['/etc/demo/**', 'C:/Program Files/Demo/**']);
+    expect(errorOf(`${ok}system: ["C:\\\\Program Files\\\\Demo"]\n`).message).toMatch(/forward slashes/);
+    expect(errorOf(`${ok}system: ["Program Files/Demo/**"]\n`).message).toMatch(/drive letter "C:\/\.\.\."/);
+    expect(errorOf(`agent: demo\nname: D\ncollect: ["C:/x/**"]\n`).message).toMatch(/relative to the home/);
+  });
 });

@@ -10,6 +10,16 @@ export interface EnvHome {
   var: string;
   /** Home-relative path the directory stands for, e.g. `.copilot`. */
   rel: string;
+  /** When set, the value is a list of directories split on this string (CLAUDE_CONFIG_DIR takes `a,b`). */
+  separator?: string;
+}
+
+/** A directory walked only when it directly holds one of `contains` (`.claude-*` account dirs). */
+export interface CollectIf {
+  /** Home-relative glob naming directories. */
+  dir: string;
+  /** Plain names (files or directories) of which at least one must be present. */
+  contains: string[];
 }
 
 /** Where recorded project paths live, read from collected files. */
@@ -18,7 +28,8 @@ export interface ProjectHint {
   format: 'yaml' | 'json' | 'jsonl';
   path?: string;
   keys_of?: string;
-  max_lines?: number;
+  /** jsonl: lines read from the top; `'all'` streams the whole file. */
+  max_lines?: number | 'all';
 }
 
 /** One agent's catalog, as documented in docs/catalog.md. */
@@ -32,7 +43,9 @@ export interface Catalog {
   collect: string[];
   exclude: string[];
   secrets: string[];
-  project: { collect: string[]; secrets: string[] };
+  collect_if: CollectIf[];
+  project: { collect: string[]; secrets: string[]; exclude: string[] };
+  /** `/`-rooted globs (Linux, macOS layouts) and drive-letter globs `C:/...` (Windows layouts). */
   system: string[];
   project_hints: ProjectHint[];
   /** Where it was loaded from (a file path or a plugin's label). */
@@ -65,12 +78,14 @@ const TOP_KEYS = new Set([
   'collect',
   'exclude',
   'secrets',
+  'collect_if',
   'project',
   'system',
   'project_hints',
 ]);
-const PROJECT_KEYS = new Set(['collect', 'secrets']);
-const ENV_KEYS = new Set(['var', 'rel']);
+const PROJECT_KEYS = new Set(['collect', 'secrets', 'exclude']);
+const ENV_KEYS = new Set(['var', 'rel', 'separator']);
+const COLLECT_IF_KEYS = new Set(['dir', 'contains']);
 const HINT_KEYS = new Set(['file', 'format', 'path', 'keys_of', 'max_lines']);
 const AGENT_ID = /^[a-z0-9][a-z0-9._-]*$/;
 
@@ -170,7 +185,8 @@ export function parseCatalog(source: string, text: string): { catalog: Catalog; 
     collect: list(root, 'collect', 'home'),
     exclude: list(root, 'exclude', 'home'),
     secrets: list(root, 'secrets', 'home'),
-    project: { collect: [], secrets: [] },
+    collect_if: [],
+    project: { collect: [], secrets: [], exclude: [] },
     system: list(root, 'system', 'system'),
     project_hints: [],
     source,
@@ -181,10 +197,25 @@ export function parseCatalog(source: string, text: string): { catalog: Catalog; 
   }
   const projPair = get(root, 'project');
   if (projPair?.value != null) {
-    if (!isMap(projPair.value)) fail(projPair.value, '"project" must be a mapping with "collect" and "secrets"');
+    if (!isMap(projPair.value)) fail(projPair.value, '"project" must be a mapping with "collect", "secrets" and "exclude"');
     const pm = projPair.value as YAMLMap;
     checkKeys(pm, PROJECT_KEYS, '"project"', fail);
-    catalog.project = { collect: list(pm, 'collect', 'home'), secrets: list(pm, 'secrets', 'home') };
+    catalog.project = { collect: list(pm, 'collect', 'home'), secrets: list(pm, 'secrets', 'home'), exclude: list(pm, 'exclude', 'home') };
+  }
+  for (const item of seqOf(root, 'collect_if', get, fail)) {
+    if (!isMap(item)) fail(item, '"collect_if" entries must be mappings {dir, contains}');
+    const m = item as YAMLMap;
+    checkKeys(m, COLLECT_IF_KEYS, '"collect_if" entry', fail);
+    const dir = str(m, 'dir', true)!;
+    const problem = globProblem(dir, false) ?? (dir.endsWith('/**') ? 'names the directory itself, without "/**"' : undefined);
+    if (problem) fail(get(m, 'dir')!.value, `bad glob "${dir}" in "collect_if": ${problem}`);
+    if (!get(m, 'contains')) fail(m, 'missing required key "contains"');
+    const contains = list(m, 'contains', 'text');
+    const badName = contains.find((n) => n === '' || n === '.' || n === '..' || /[/\\*?[\]{}]/.test(n));
+    if (contains.length === 0 || badName !== undefined) {
+      fail(get(m, 'contains')!.value, `"contains" must be a non-empty list of plain names (no "/" or glob characters)${badName !== undefined ? `, found "${badName}"` : ''}`);
+    }
+    catalog.collect_if.push({ dir, contains });
   }
   for (const item of seqOf(root, 'env_homes', get, fail)) {
     if (!isMap(item)) fail(item, '"env_homes" entries must be mappings {var, rel}');
@@ -193,7 +224,8 @@ export function parseCatalog(source: string, text: string): { catalog: Catalog; 
     const rel = str(m, 'rel', true)!;
     const problem = globProblem(rel, false);
     if (problem || /[*?[\]{}]/.test(rel)) fail(m, `"rel" must be a plain home-relative path, found "${rel}"`);
-    catalog.env_homes.push({ var: str(m, 'var', true)!, rel });
+    const separator = str(m, 'separator', false);
+    catalog.env_homes.push({ var: str(m, 'var', true)!, rel, ...(separator !== undefined ? { separator } : {}) });
   }
   for (const item of seqOf(root, 'project_hints', get, fail)) {
     if (!isMap(item)) fail(item, '"project_hints" entries must be mappings {file, format, path | keys_of}');
@@ -210,13 +242,16 @@ export function parseCatalog(source: string, text: string): { catalog: Catalog; 
     const keysOf = str(m, 'keys_of', false);
     if ((path === undefined) === (keysOf === undefined)) fail(m, 'a project hint needs exactly one of "path" or "keys_of"');
     const maxLines = str(m, 'max_lines', false);
-    if (maxLines !== undefined && !/^[1-9][0-9]*$/.test(maxLines)) fail(m, '"max_lines" must be a positive integer');
+    if (maxLines !== undefined && maxLines !== 'all' && !/^[1-9][0-9]*$/.test(maxLines)) {
+      fail(get(m, 'max_lines')!.value, `"max_lines" must be a positive integer or "all", found "${maxLines}"`);
+    }
+    if (maxLines !== undefined && format !== 'jsonl') fail(get(m, 'max_lines')!.value, '"max_lines" applies to format jsonl only');
     catalog.project_hints.push({
       file,
       format: format as ProjectHint['format'],
       ...(path !== undefined ? { path } : {}),
       ...(keysOf !== undefined ? { keys_of: keysOf } : {}),
-      ...(maxLines !== undefined ? { max_lines: Number(maxLines) } : {}),
+      ...(maxLines !== undefined ? { max_lines: maxLines === 'all' ? 'all' : Number(maxLines) } : {}),
     });
   }
   return { catalog, agentLine: lineOf(agentNode) };

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Catalog } from './catalog.js';
+import { isDriveGlob } from './globs.js';
 import { detectLayout, discoverHomes, type Home, type Layout, type ListDir, layoutIgnoresCase, uniqueUsers } from './homes.js';
 import { COLLECTOR_VERSION } from './version.js';
 import { collectProjects } from './projects.js';
@@ -118,18 +119,20 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
         await run.walkGlobs(scope, h.home, [...catalog.collect, ...catalog.secrets], nocase);
       }
     }
-    if (layout !== 'win32') {
-      for (const catalog of catalogs.filter((c) => c.system.length > 0)) {
-        const base = {
-          user: '',
-          home: '',
-          scope: 'system' as const,
-          memberPrefix: 'system/',
-          globPath: (r: string) => `/${r}`,
-        };
-        const scope = run.scope(catalog, base, nocase);
-        await run.walkGlobs(scope, opts.root ? path.resolve(opts.root) : '', systemGlobs(catalog.system, layout), false, true);
-      }
+    for (const catalog of catalogs) {
+      const globs = systemGlobs(catalog.system, layout);
+      if (globs.length === 0) continue;
+      const win = layout === 'win32';
+      const base = {
+        user: '',
+        home: '',
+        scope: 'system' as const,
+        memberPrefix: 'system/',
+        // Windows rels start with their drive (C:/...), the others lost their leading '/'.
+        globPath: (r: string) => (win ? r : `/${r}`),
+      };
+      const scope = run.scope(catalog, base, nocase);
+      await run.walkGlobs(scope, opts.root ? path.resolve(opts.root) : '', globs, win, true);
     }
     const projects = opts.dryRun ? [] : await collectProjects(run, layout, nocase, opts.root ? path.resolve(opts.root) : undefined);
     if (opts.dryRun) run.note('dry run: project roots are found by reading collected files, so none are listed');
@@ -192,23 +195,35 @@ async function walkEnvHomes(
   home: string,
   env: Record<string, string | undefined>,
 ): Promise<void> {
+  const walked = new Set<string>();
   for (const eh of catalog.env_homes) {
-    const value = env[eh.var];
-    if (!value) continue;
-    const real = await realpath(value).catch(() => undefined);
-    const st = real ? await lstat(real).catch(() => undefined) : undefined;
-    if (!real || !st?.isDirectory()) {
-      run.note(`${eh.var}=${value} is set but is not a directory; nothing collected from it`);
-      continue;
-    }
+    const raw = env[eh.var];
+    if (!raw) continue;
     const defaultReal = await realpath(path.join(home, ...eh.rel.split('/'))).catch(() => undefined);
-    if (defaultReal === real) continue;
-    run.note(`${eh.var}=${value}: collected as ${eh.rel} of ${scope.user} (source_path keeps the real path)`);
-    await walkTree(run, scope, Buffer.from(real), eh.rel, false, Number.POSITIVE_INFINITY);
+    // A list variable (CLAUDE_CONFIG_DIR=a,b): each directory is a config home of its own.
+    const values = eh.separator ? raw.split(eh.separator).map((v) => v.trim()).filter(Boolean) : [raw];
+    for (const value of values) {
+      const shown = values.length > 1 ? `${eh.var} entry ${value}` : `${eh.var}=${value}`;
+      const real = await realpath(value).catch(() => undefined);
+      const st = real ? await lstat(real).catch(() => undefined) : undefined;
+      if (!real || !st?.isDirectory()) {
+        run.note(`${shown} is set but is not a directory; nothing collected from it`);
+        continue;
+      }
+      if (defaultReal === real || walked.has(`${eh.rel}\0${real}`)) continue;
+      walked.add(`${eh.rel}\0${real}`);
+      run.note(`${shown}: collected as ${eh.rel} of ${scope.user} (source_path keeps the real path)`);
+      await walkTree(run, scope, Buffer.from(real), eh.rel, false, Number.POSITIVE_INFINITY);
+    }
   }
 }
 
-/** macOS keeps /etc, /var and /tmp as links into /private, which a walk never follows: use the real place. */
+/**
+ * The system globs of a layout: drive-letter globs (`C:/...`) on Windows, `/`-rooted ones elsewhere.
+ * macOS keeps /etc, /var and /tmp as links into /private, which a walk never follows: use the real place.
+ */
 export function systemGlobs(globs: string[], layout: Layout): string[] {
-  return layout === 'darwin' ? globs.map((g) => g.replace(/^\/(etc|var|tmp)(\/|$)/, '/private/$1$2')) : globs;
+  if (layout === 'win32') return globs.filter(isDriveGlob);
+  const posix = globs.filter((g) => !isDriveGlob(g));
+  return layout === 'darwin' ? posix.map((g) => g.replace(/^\/(etc|var|tmp)(\/|$)/, '/private/$1$2')) : posix;
 }

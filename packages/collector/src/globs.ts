@@ -5,7 +5,9 @@ export function globProblem(glob: string, absolute: boolean): string | undefined
   if (glob.trim() === '' || glob !== glob.trim()) return 'empty or surrounded by spaces';
   if (glob.includes('\\')) return 'use forward slashes, not backslashes';
   if (glob.includes('\0')) return 'contains a NUL byte';
-  if (absolute && !glob.startsWith('/')) return 'system globs must be absolute paths starting with "/"';
+  if (absolute && !glob.startsWith('/') && !/^[A-Za-z]:\//.test(glob)) {
+    return 'system globs must be absolute: "/etc/..." (Linux, macOS) or a drive letter "C:/..." (Windows)';
+  }
   if (!absolute && (glob.startsWith('/') || /^[A-Za-z]:/.test(glob) || glob.startsWith('~'))) {
     return 'must be relative to the home (no leading "/", "~" or drive letter)';
   }
@@ -20,6 +22,11 @@ export function globProblem(glob: string, absolute: boolean): string | undefined
     return (err as Error).message;
   }
   return undefined;
+}
+
+/** True for a system glob of a Windows layout (`C:/Program Files/...`). */
+export function isDriveGlob(glob: string): boolean {
+  return /^[A-Za-z]:\//.test(glob);
 }
 
 /** True when a path segment holds glob syntax. */
@@ -108,5 +115,37 @@ export function compileDirFilter(globs: string[], nocase: boolean): Matcher {
       }
       return segs.length < gs.length;
     });
+  };
+}
+
+/**
+ * Directories never entered under a project root, whatever the globs: version-control stores,
+ * package trees and bytecode caches hold no agent files, and one `**` glob would otherwise walk
+ * them all (docs/catalog.md, "Project walks").
+ */
+export const PROJECT_PRUNED_DIRS = ['.git', '.hg', '.svn', 'node_modules', '.venv', '__pycache__'] as const;
+
+/**
+ * Matches a directory whose name is in `names`, unless a glob spells out its path in its fixed
+ * leading segments (a catalog that asks for `.git/hooks/*` still gets them).
+ */
+export function compilePrunedDirs(names: readonly string[], globs: string[], nocase: boolean): Matcher {
+  const fold = (s: string) => (nocase ? s.toLowerCase() : s);
+  const set = new Set(names.map(fold));
+  const literal = new Set<string>();
+  for (const g of globs) {
+    const segs = globPrefix(g).split('/').filter(Boolean);
+    for (let i = 1; i <= segs.length; i += 1) literal.add(fold(segs.slice(0, i).join('/')));
+  }
+  return (rel) => set.has(fold(rel.slice(rel.lastIndexOf('/') + 1))) && !literal.has(fold(rel));
+}
+
+/** For catalog `collect_if` entries: the names a matching directory must hold one of. */
+export function compileCollectIf(entries: { dir: string; contains: string[] }[], nocase: boolean): ((rel: string) => string[] | undefined) | undefined {
+  if (entries.length === 0) return undefined;
+  const ms = entries.map((e) => ({ m: picomatch(e.dir, { dot: true, nocase }), contains: e.contains }));
+  return (rel) => {
+    const hits = ms.filter((x) => x.m(rel));
+    return hits.length === 0 ? undefined : hits.flatMap((x) => x.contains);
   };
 }

@@ -33,6 +33,8 @@ export interface CollectOptions {
   host?: string;
   /** Tool version recorded in collection.json. */
   toolVersion?: string;
+  /** Bounds of each project root's walk (tests); default PROJECT_WALK_LIMIT (docs/catalog.md). */
+  projectWalkLimit?: { maxDepth?: number; maxEntries?: number };
   /** Abort (Ctrl-C, SIGTERM): the `.partial` is removed and collect rejects. */
   signal?: AbortSignal;
 }

@@ -3,21 +3,24 @@ import path from 'node:path';
 import { type Layout, mapTargetPath } from './homes.js';
 import { encodeRoot } from './names.js';
 import type { ProjectOutcome } from './options.js';
-import { HINT_MAX_BYTES, hintValues, readHead } from './project-hints.js';
+import { readHintValues } from './project-hints.js';
 import type { Run } from './run.js';
+import { decodeName } from './names.js';
+import { tooDeepRow } from './walk.js';
 
 /**
  * Read the project roots that the collected hint files record (re-read read-only from disk,
- * bounded), and collect each existing root's catalog `project` globs, walking only their prefixes.
+ * bounded), and collect each existing root's catalog `project` globs, walking only their prefixes,
+ * never into the built-in pruned directories, within the project walk bounds.
  */
 export async function collectProjects(run: Run, layout: Layout, nocase: boolean, root: string | undefined): Promise<ProjectOutcome[]> {
   const found = new Map<string, { root: string; user: string; home: string; agent: string }>();
   const catalogs = new Map(run.opts.catalogs.map((c) => [c.agent, c]));
   for (const hf of run.hintFiles) {
     if (run.signal?.aborted) throw run.signal.reason ?? new Error('aborted');
-    const text = await readHead(hf.fsPath, HINT_MAX_BYTES);
-    if (text === undefined) continue;
-    for (const value of hintValues(hf.hint, text)) {
+    const { values, problem } = await readHintValues(hf.hint, hf.fsPath);
+    if (problem) run.note(`project hints: ${decodeName(hf.fsPath).text} ${problem}`);
+    for (const value of values) {
       const key = `${hf.catalog.agent}\0${nocase ? value.toLowerCase() : value}`;
       if (!found.has(key)) found.set(key, { root: value, user: hf.user, home: hf.home, agent: hf.catalog.agent });
     }
@@ -50,6 +53,8 @@ export async function collectProjects(run: Run, layout: Layout, nocase: boolean,
       nocase,
     );
     await run.walkGlobs(scope, mapped.replace(/[\\/]+$/, '') || path.sep, [...catalog.project.collect, ...catalog.project.secrets], nocase);
+    const deep = scope.limit && tooDeepRow(scope.limit);
+    if (deep) run.row(deep);
   }
   return outcomes;
 }

@@ -1,10 +1,19 @@
 import { lstat, readdir } from 'node:fs/promises';
 import type { Catalog, ProjectHint } from './catalog.js';
-import { compileDirFilter, compileExcludedDirs, compileGlobs, type Matcher, walkRoots } from './globs.js';
+import {
+  compileCollectIf,
+  compileDirFilter,
+  compileExcludedDirs,
+  compileGlobs,
+  compilePrunedDirs,
+  type Matcher,
+  PROJECT_PRUNED_DIRS,
+  walkRoots,
+} from './globs.js';
 import type { CollectEvents, CollectOptions, SummaryGroup } from './options.js';
 import { readRegularFile } from './read-file.js';
 import type { ManifestRow } from './types.js';
-import { baseRow, type Found, memberName, type TreeScope, type WalkHost, walkTree } from './walk.js';
+import { baseRow, type Found, memberName, PROJECT_WALK_LIMIT, type TreeScope, type WalkHost, walkTree } from './walk.js';
 import type { ZipWriter } from './zip-writer.js';
 
 /** A collected file that names project roots (a catalog `project_hints` entry matched it). */
@@ -48,8 +57,16 @@ export class Run implements WalkHost {
     const system = base.scope === 'system';
     const collectGlobs = system ? catalog.system : project ? catalog.project.collect : catalog.collect;
     const secretGlobs = system ? [] : project ? catalog.project.secrets : catalog.secrets;
-    const exclude = project || system ? [] : catalog.exclude;
+    const exclude = system ? [] : project ? catalog.project.exclude : catalog.exclude;
+    const extra: Partial<TreeScope> = {};
+    if (project) {
+      extra.pruned = compilePrunedDirs(PROJECT_PRUNED_DIRS, [...collectGlobs, ...secretGlobs], nocase);
+      extra.limit = { ...PROJECT_WALK_LIMIT, ...this.opts.projectWalkLimit, entries: 0 };
+    } else if (!system) {
+      extra.collectIf = compileCollectIf(catalog.collect_if, nocase);
+    }
     return {
+      ...extra,
       ...base,
       agent: catalog.agent,
       collect: compileGlobs(collectGlobs, nocase),
@@ -65,8 +82,15 @@ export class Run implements WalkHost {
   /** Walk the fixed prefixes of a set of globs under `baseFs` (which stands for rel ''). */
   async walkGlobs(scope: TreeScope, baseFs: string, globs: string[], nocase: boolean, absolute = false): Promise<void> {
     for (const { prefix, depth } of walkRoots(globs)) {
-      const segs = (absolute ? prefix.replace(/^\/+/, '') : prefix).split('/').filter(Boolean);
-      for (const resolved of await this.resolvePrefix(scope, baseFs, segs, nocase)) {
+      let segs = (absolute ? prefix.replace(/^\/+/, '') : prefix).split('/').filter(Boolean);
+      let start = { fs: baseFs, rel: [] as string[] };
+      // A Windows system glob (C:/Program Files/...): the drive is the first rel segment, and
+      // under --root the image stands for the drive.
+      if (absolute && /^[A-Za-z]:$/.test(segs[0] ?? '')) {
+        start = { fs: baseFs === '' ? segs[0] : baseFs, rel: [segs[0]] };
+        segs = segs.slice(1);
+      }
+      for (const resolved of await this.resolvePrefix(scope, start, segs, nocase)) {
         await walkTree(this, scope, resolved.fsPath, resolved.rel, false, depth);
       }
     }
@@ -79,17 +103,19 @@ export class Run implements WalkHost {
    */
   private async resolvePrefix(
     scope: TreeScope,
-    baseFs: string,
+    start: { fs: string; rel: string[] },
     segs: string[],
     nocase: boolean,
   ): Promise<{ fsPath: Buffer; rel: string }[]> {
-    let level: { fs: string; rel: string[] }[] = [{ fs: baseFs, rel: [] }];
+    // '' is this machine's root and 'C:' a bare drive: both are listed with a separator added.
+    const dirOf = (fs: string) => (fs === '' || /^[A-Za-z]:$/.test(fs) ? fs + this.sep : fs);
+    let level: { fs: string; rel: string[] }[] = [start];
     for (let i = 0; i < segs.length; i += 1) {
       const next: { fs: string; rel: string[] }[] = [];
       for (const cur of level) {
         let names: string[];
         if (nocase) {
-          const listed = await readdir(cur.fs === '' ? this.sep : cur.fs).catch(() => [] as string[]);
+          const listed = await readdir(dirOf(cur.fs)).catch(() => [] as string[]);
           names = listed.filter((n) => n.toLowerCase() === segs[i].toLowerCase()).sort();
         } else {
           names = (await lstat(cur.fs + this.sep + segs[i]).catch(() => undefined)) ? [segs[i]] : [];
@@ -113,7 +139,7 @@ export class Run implements WalkHost {
       }
       level = next;
     }
-    return level.map((l) => ({ fsPath: Buffer.from(l.fs), rel: l.rel.join('/') }));
+    return level.map((l) => ({ fsPath: Buffer.from(/^[A-Za-z]:$/.test(l.fs) ? dirOf(l.fs) : l.fs), rel: l.rel.join('/') }));
   }
 
   /** Record a row (and tell the listener). */

@@ -21,11 +21,33 @@ export interface TreeScope {
   excludedFile: Matcher;
   /** Whether a directory can hold anything the globs match (prunes the walk). */
   descend: Matcher;
+  /** Directories never entered, no row (project scope: node_modules, .git, ...). */
+  pruned?: Matcher;
+  /** For a directory matched by a catalog `collect_if`: the names it must hold one of. */
+  collectIf?: (globPath: string) => string[] | undefined;
+  /** Bounds of a project walk (shared by all its globs); undefined elsewhere. */
+  limit?: WalkLimit;
   /** Native path separator of this machine. */
   sep: string;
   /** Globs and names compared case-insensitively (Windows and macOS). */
   nocase: boolean;
 }
+
+/** Bounds on one project root's walk: how deep, and how many directory entries are listed. */
+export interface WalkLimit {
+  /** Directories more than this many levels below the root are not entered. */
+  maxDepth: number;
+  /** The walk stops once this many directory entries have been listed. */
+  maxEntries: number;
+  entries: number;
+  /** Set when maxEntries was reached: the row already given. */
+  stopped?: ManifestRow;
+  /** The first directory too deep to enter, and how many there were. */
+  tooDeep?: { row: ManifestRow; count: number };
+}
+
+/** Default bounds of a project walk (docs/catalog.md, "Project walks"). */
+export const PROJECT_WALK_LIMIT = { maxDepth: 32, maxEntries: 200_000 } as const;
 
 /** One entry found by the walk, with the lstat taken before any read. */
 export interface Found {
@@ -70,7 +92,9 @@ export function baseRow(scope: TreeScope, rel: string, fsPath: Buffer, escaped: 
 
 /** Member name for a rel in this scope. */
 export function memberName(scope: TreeScope, rel: string, escaped: boolean): string {
-  return scope.memberPrefix + memberRel(rel, escaped);
+  const r = memberRel(rel, escaped);
+  // A Windows system rel starts with its drive (C:/Program Files/...): no ':' in member names.
+  return scope.memberPrefix + (scope.scope === 'system' ? r.replace(/^([A-Za-z]):/, '$1%3A') : r);
 }
 
 function join(a: Buffer, sep: string, b: Buffer): Buffer {
@@ -80,6 +104,16 @@ function join(a: Buffer, sep: string, b: Buffer): Buffer {
 function withReason(row: ManifestRow, reason: string): ManifestRow {
   row.reason = row.reason ? `${reason}; ${row.reason}` : reason;
   return row;
+}
+
+/** The one row for directories a project walk found too deep to enter (after the walk). */
+export function tooDeepRow(limit: WalkLimit): ManifestRow | undefined {
+  if (!limit.tooDeep) return undefined;
+  const { row, count } = limit.tooDeep;
+  row.status = 'skipped_too_large';
+  row.size = null;
+  const more = count > 1 ? `; ${count - 1} more directories at that depth were not entered either` : '';
+  return withReason(row, `deeper than ${limit.maxDepth} levels below the project root: not entered (the bound on project globs)${more}`);
 }
 
 /** Count files and bytes below a directory by lstat alone: nothing is opened, no link followed. */
@@ -123,6 +157,7 @@ export async function walkTree(
   depth: number,
 ): Promise<void> {
   if (host.signal?.aborted) throw host.signal.reason ?? new Error('aborted');
+  if (scope.limit?.stopped) return;
   let st: BigIntStats;
   try {
     st = await lstat(fsPath, { bigint: true });
@@ -148,6 +183,13 @@ export async function walkTree(
       return;
     }
     if (depth <= 0 || (rel !== '' && !scope.descend(g))) return;
+    if (rel !== '' && scope.pruned?.(g)) return;
+    const limit = scope.limit;
+    if (limit && rel.split('/').length > limit.maxDepth) {
+      if (limit.tooDeep) limit.tooDeep.count += 1;
+      else limit.tooDeep = { row: baseRow(scope, rel, fsPath, escaped, st), count: 1 };
+      return;
+    }
     let names: Buffer[];
     try {
       names = [];
@@ -160,6 +202,29 @@ export async function walkTree(
       return;
     }
     names.sort(Buffer.compare);
+    if (limit) {
+      limit.entries += names.length;
+      if (limit.entries > limit.maxEntries) {
+        const row = baseRow(scope, rel, fsPath, escaped, st);
+        row.status = 'skipped_too_large';
+        row.size = null;
+        limit.stopped = withReason(
+          row,
+          `project walk stopped: more than ${limit.maxEntries} directory entries listed under the project root ` +
+            `(the bound on project globs); this directory and everything the walk had not reached yet were not walked, files found before are kept`,
+        );
+        host.row(row);
+        return;
+      }
+    }
+    const need = !host.full && rel !== '' ? scope.collectIf?.(g) : undefined;
+    if (need && !names.some((n) => need.some((w) => (scope.nocase ? w.toLowerCase() === n.toString('utf8').toLowerCase() : w === n.toString('utf8'))))) {
+      const row = baseRow(scope, rel, fsPath, escaped, st);
+      const c = await countTree(fsPath, scope.sep, host.signal);
+      Object.assign(row, { status: 'skipped_excluded', size: null, files: c.files, bytes: c.bytes });
+      host.row(withReason(row, `collect_if: holds none of ${need.join(', ')}; not read, counted by lstat only; --full collects it`));
+      return;
+    }
     for (const name of names) {
       const d = decodeName(name);
       const childRel = rel === '' ? d.text : `${rel}/${d.text}`;

@@ -33,10 +33,10 @@ describe('claude-code catalog', () => {
     expect(cat.agent).toBe('claude-code');
     expect(claudeCodePlugin.agent).toBe('claude-code');
     expect(FILE.endsWith('/claude-code.yaml')).toBe(true);
-    const documented = ['agent', 'name', 'version', 'references', 'env_homes', 'collect', 'exclude', 'secrets', 'project', 'system', 'project_hints'];
+    const documented = ['agent', 'name', 'version', 'references', 'env_homes', 'collect', 'exclude', 'secrets', 'collect_if', 'project', 'system', 'project_hints'];
     expect(Object.keys(cat).filter((k) => !documented.includes(k))).toEqual([]);
-    expect(Object.keys(cat.project as object).sort()).toEqual(['collect', 'secrets']);
-    expect(cat.env_homes).toEqual([{ var: 'CLAUDE_CONFIG_DIR', rel: '.claude' }]);
+    expect(Object.keys(cat.project as object).sort()).toEqual(['collect', 'exclude', 'secrets']);
+    expect(cat.env_homes).toContainEqual({ var: 'CLAUDE_CONFIG_DIR', rel: '.claude', separator: ',' });
   });
 
   it('collects every file a parser wants, in each config dir', () => {

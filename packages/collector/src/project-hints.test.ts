@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ProjectHint } from './catalog.js';
+import { forEachLine, HINT_MAX_LINE_BYTES, hintValues, readBounded, readHintValues } from './project-hints.js';
+
+const T = mkdtempSync(join(tmpdir(), 'aitrail-hints-'));
+afterAll(() => rmSync(T, { recursive: true, force: true }));
+const file = (name: string, text: string | Buffer) => {
+  const p = join(T, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+const projectsOf: ProjectHint = { file: '.claude.json', format: 'json', keys_of: 'projects' };
+const historyAll: ProjectHint = { file: '.claude/history.jsonl', format: 'jsonl', path: 'project', max_lines: 'all' };
+
+describe('project hints', () => {
+  it('reads a .claude.json far over the old 1 MiB head (legacy history before the projects)', async () => {
+    const history = Array.from({ length: 30_000 }, (_, i) => ({ display: `prompt ${i} ${'x'.repeat(60)}` }));
+    const text = JSON.stringify({ projects: { '/srv/a': { history }, 'C:\\Users\\me\\b': {} } });
+    expect(text.length).toBeGreaterThan(2 * 1024 * 1024);
+    expect(await readHintValues(projectsOf, file('big.json', text))).toEqual({ values: ['/srv/a', 'C:\\Users\\me\\b'] });
+  });
+
+  it('says so, and reads nothing, when a json file is over the bound', async () => {
+    const p = file('over.json', '{"projects":{"/srv/a":{}}}');
+    expect(await readBounded(p, 10)).toEqual({ tooLarge: 26 });
+    expect(await readBounded(p, 26)).toEqual({ text: '{"projects":{"/srv/a":{}}}' });
+    expect(await readBounded(join(T, 'missing.json'), 10)).toBeUndefined();
+  });
+
+  it('streams a whole history.jsonl with max_lines all: the newest projects at the end are found', async () => {
+    const lines = Array.from({ length: 40_000 }, (_, i) => JSON.stringify({ display: `p${i}`, project: i < 39_999 ? '/srv/old' : '/srv/newest' }));
+    const p = file('history.jsonl', `${lines.join('\n')}\n`);
+    const r = await readHintValues(historyAll, p);
+    expect(r.problem).toBeUndefined();
+    expect(new Set(r.values)).toEqual(new Set(['/srv/old', '/srv/newest']));
+    expect(r.values.length).toBe(40_000);
+    // A count stops there.
+    expect((await readHintValues({ ...historyAll, max_lines: 2 }, p)).values).toEqual(['/srv/old', '/srv/old']);
+  });
+
+  it('skips a line over the per-line cap without holding it, and names how many', async () => {
+    const long = JSON.stringify({ project: '/srv/huge', display: 'y'.repeat(HINT_MAX_LINE_BYTES + 10) });
+    const p = file('long.jsonl', `\uFEFF{"project":"/srv/a"}\n${long}\n{"project":"/srv/b"}`);
+    const r = await readHintValues(historyAll, p);
+    expect(r.values).toEqual(['/srv/a', '/srv/b']);
+    expect(r.problem).toBe(`1 lines longer than ${HINT_MAX_LINE_BYTES} bytes were skipped when looking for project roots`);
+  });
+
+  it('splits lines across read chunks, keeps a last line without a newline and CRLF ends', async () => {
+    const got: string[] = [];
+    const body = `${'a'.repeat(300_000)}\r\n\nb\nc`;
+    const r = await forEachLine(file('chunks.txt', body), Number.POSITIVE_INFINITY, 1 << 20, (l) => got.push(l));
+    expect(r).toEqual({ lines: 4, overlong: 0 });
+    expect(got).toEqual([`${'a'.repeat(300_000)}\r`, '', 'b', 'c']);
+  });
+
+  it('parses YAML hints tolerantly: a repeated key is read, the last one wins; an alias bomb gives nothing', () => {
+    const ws: ProjectHint = { file: 'workspace.yaml', format: 'yaml', path: 'cwd' };
+    expect(hintValues(ws, 'id: s1\ncwd: /srv/first\nsummary: x\ncwd: /srv/last\n')).toEqual(['/srv/last']);
+    const bomb = ['a: &a [x, x]', ...Array.from({ length: 12 }, (_, i) => `b${i}: &b${i} [*${i === 0 ? 'a' : `b${i - 1}`}, *${i === 0 ? 'a' : `b${i - 1}`}]`), 'cwd: /srv/x'].join('\n');
+    expect(hintValues(ws, bomb)).toEqual([]);
+  });
+});

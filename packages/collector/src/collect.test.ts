@@ -136,6 +136,10 @@ describe('collect', () => {
     const g = ['/etc/github-copilot/managed-settings.json', '/etc/github-copilot/policy.d/**', '/opt/x'];
     expect(systemGlobs(g, 'darwin')).toEqual(['/private/etc/github-copilot/managed-settings.json', '/private/etc/github-copilot/policy.d/**', '/opt/x']);
     expect(systemGlobs(g, 'linux')).toEqual(g);
+    // Drive-letter globs belong to Windows layouts, /-rooted ones to the others.
+    const mixed = ['/etc/claude-code/**', 'C:/Program Files/ClaudeCode/**'];
+    expect(systemGlobs(mixed, 'linux')).toEqual(['/etc/claude-code/**']);
+    expect(systemGlobs(mixed, 'win32')).toEqual(['C:/Program Files/ClaudeCode/**']);
   });
   it('does not collect COPILOT_HOME twice when it names the default place, and notes a bad value', async () => {
     const home = makeHome();

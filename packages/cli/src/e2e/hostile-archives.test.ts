@@ -200,6 +200,20 @@ describe('aitrail analyze on hostile archives', () => {
   }, 420_000);
 });
 
+describe('aitrail analyze into a hostile output folder', () => {
+  it('an output name planted as a link to another file: the link is replaced, its target untouched', async () => {
+    const T = tempDir('out-link');
+    dirs.push(T);
+    mkdirSync(join(T, 'out'));
+    writeFileSync(join(T, 'victim'), 'VICTIM\n');
+    for (const n of ['timeline.csv', 'timeline.jsonl', 'inventory.json']) symlinkSync(join(T, 'victim'), join(T, 'out', n));
+    const r = await runCli(['analyze', join(ARCHIVES, 'ok.zip'), '--out', join(T, 'out')], { timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(T, 'victim'), 'utf8')).toBe('VICTIM\n');
+    expect(readFileSync(join(T, 'out', 'timeline.csv'), 'utf8')).toMatch(/fix the failing test/);
+  });
+});
+
 // Known broken (reported): the manifest reader (packages/collector/src/archive-reader.ts,
 // readCollection) re-splits everything it holds on each chunk, so one 64 MB manifest line from a
 // 64 KB zip keeps verify and analyze busy for minutes (quadratic). Bounded, it takes a second.

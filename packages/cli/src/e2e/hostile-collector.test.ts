@@ -114,6 +114,25 @@ describe('aitrail collect on a hostile home', () => {
   });
 });
 
+describe('aitrail collect and an output inside the evidence', () => {
+  // Known broken (reported): DESIGN says collect never writes into a home, but `--out` inside a
+  // home being collected is accepted and the archive is written into the evidence.
+  it.fails('refuses --out inside a home it collects, writing nothing there', async () => {
+    const T = tempDir('out-in-home');
+    const home = join(T, 'sean');
+    cpSync(join(REPO, 'fixtures/homes/seed-copilot'), home, { recursive: true });
+    try {
+      const before = listTree(home);
+      const run = await runCli(['collect', '--home', home, '--agent', 'copilot-cli', '--out', join(home, '.copilot', 'c.zip')], { timeoutMs: 60_000 });
+      expect(stackTraceLines(run.stderr)).toEqual([]);
+      expect(run.code).toBe(2);
+      expect(listTree(home)).toEqual(before);
+    } finally {
+      rmSync(T, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('aitrail collect and SQLite on the target', () => {
   it('never opens a database: session-store.db, its -wal and -shm are archived and left byte for byte, times unchanged', async () => {
     const T = tempDir('sqlite');

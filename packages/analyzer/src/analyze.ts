@@ -141,6 +141,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     const spiller = new RunSpiller(tmp, opts.runLimits ?? DEFAULT_RUN_LIMITS);
     const records: DedupRecord[] = [];
     const secondaryKeys = new Set<string>();
+    const secondaryShapes = new Set<string>();
     const dedupOn = opts.dedup !== false;
     const parsedArtifacts = new Set<string>();
     const ordered = [...units.filter((u) => u.secondary), ...units.filter((u) => !u.secondary)];
@@ -153,15 +154,24 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
         inv.agent(u.input.host, u.row.user, u.row.agent).parsed_artifacts++;
       }
       check();
-      await runUnit(u, indexes[u.input.index], tmp, opts, facts, inv, async (row) => {
+      await runUnit(u, indexes[u.input.index], tmp, opts, facts, inv, (row) => {
         check();
-        await spiller.add(row);
-        if (!dedupOn) return;
-        const k = createHash('sha1').update(JSON.stringify([row.host, row.user, row.agent, row.turn_type, row.text])).digest('base64');
-        if (u.secondary) secondaryKeys.add(k);
-        else if (!secondaryKeys.has(k)) return;
-        records.push({ ord: row.ord, key: k, session: row.session_id, time: row.timestamp_utc === '' ? null : Date.parse(row.timestamp_utc), file: `${u.input.index}\0${row.source_file}`, secondary: u.secondary, toleranceSeconds: u.tolerance });
+        const full = spiller.add(row);
+        if (dedupOn) {
+          // Hash a primary row's key only when a secondary row has the same turn type and length.
+          const shape = `${row.turn_type}\0${row.text.length}`;
+          if (u.secondary || secondaryShapes.has(shape)) {
+            const k = createHash('sha1').update(JSON.stringify([row.host, row.user, row.agent, row.turn_type, row.text])).digest('base64');
+            if (u.secondary) {
+              secondaryKeys.add(k);
+              secondaryShapes.add(shape);
+            }
+            if (u.secondary || secondaryKeys.has(k)) records.push({ ord: row.ord, key: k, session: row.session_id, time: row.timestamp_utc === '' ? null : Date.parse(row.timestamp_utc), file: `${u.input.index}\0${row.source_file}`, secondary: u.secondary, toleranceSeconds: u.tolerance });
+          }
+        }
+        return full ? spiller.spill() : undefined;
       });
+
       ev.tick?.(++done);
     }
     await spiller.spill();
@@ -196,7 +206,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
 }
 
 /** Run one parser over one artifact; a parser that throws becomes a warning and a system row. */
-async function runUnit(u: Unit, index: Map<string, import('@aitrail/collector').ManifestRow>, tmp: string, opts: AnalyzeOptions, facts: FactStore, inv: InventoryBuilder, emit: (r: TimelineRow) => Promise<void>): Promise<void> {
+async function runUnit(u: Unit, index: Map<string, import('@aitrail/collector').ManifestRow>, tmp: string, opts: AnalyzeOptions, facts: FactStore, inv: InventoryBuilder, emit: (r: TimelineRow) => Promise<void> | undefined): Promise<void> {
   const { host } = u.input;
   const { user, agent, archive_path: file } = u.row;
   const parserName = `${u.parser.agent}/${u.parser.name}`;
@@ -245,13 +255,17 @@ async function runUnit(u: Unit, index: Map<string, import('@aitrail/collector').
   };
   try {
     const artifact = makeArtifact(u.input, u.row, index, tmp);
-    for await (const r of u.parser.parse(artifact, ctx)) await emit(enrich(r));
+    for await (const r of u.parser.parse(artifact, ctx)) {
+      const p = emit(enrich(r));
+      if (p) await p;
+    }
   } catch (e) {
     if (e instanceof AnalyzeError) throw e; // an interrupt, not the parser's fault
     // A parser bug, not bad data: say so, keep going.
     const msg = `parser ${parserName} failed on ${file}: ${(e as Error)?.message ?? String(e)}`;
     ctx.warn(msg);
-    await emit(enrich({ timestamp_utc: '', session_id: '', project_path: '', git_branch: '', model: '', turn_type: 'system', tool_name: '', tool_use_id: '', text: msg, source_line: null, tag: 'parser_error' }));
+    const p = emit(enrich({ timestamp_utc: '', session_id: '', project_path: '', git_branch: '', model: '', turn_type: 'system', tool_name: '', tool_use_id: '', text: msg, source_line: null, tag: 'parser_error' }));
+    if (p) await p;
   }
 }
 

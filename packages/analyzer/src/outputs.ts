@@ -26,6 +26,15 @@ export function outputRow(r: TimelineRow): Record<string, string | number | null
   return o;
 }
 
+const KEYS = [...TIMELINE_COLUMNS.map((c, i) => `${i === 0 ? '{' : ','}${JSON.stringify(c)}:`), ',"tag":'];
+
+/** The timeline.jsonl line of a row (the same text as JSON.stringify(outputRow(r)), built without the object). */
+export function jsonLine(r: TimelineRow): string {
+  let s = '';
+  for (let i = 0; i < TIMELINE_COLUMNS.length; i++) s += KEYS[i] + JSON.stringify(r[TIMELINE_COLUMNS[i]] ?? null);
+  return s + KEYS[TIMELINE_COLUMNS.length] + JSON.stringify(r.tag ?? '') + '}\n';
+}
+
 /** Inputs of {@link writeOutputs}. */
 export interface WriteInput {
   out: string;
@@ -72,32 +81,33 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     await csv.write(CSV_BOM + csvLine(TIMELINE_COLUMNS));
     let csvBuf = '';
     let jsonBuf = '';
-    for await (const r of mergeRuns(w.runs, w.tmp)) {
+    for await (const batch of mergeRuns(w.runs, w.tmp)) {
       w.check?.();
-      const scope = sessionKey(r.host, r.user, r.agent, r.session_id);
-      fillFromFacts(r, w.facts, scope);
-      const dropped = w.drops.has(r.ord);
-      sessions.add(r, !dropped);
-      if (dropped || wanted.has(r.ord)) held.set(r.ord, outputRow(r));
-      if (dropped) {
-        droppedOrder.push(r.ord);
-        continue;
-      }
-      rows++;
-      const a = w.inv.agent(r.host, r.user, r.agent);
-      a.rows++;
-      // Session rows give their project through the session record (a scratch session's cwd is
-      // not a project); rows of no session (standing grants) name projects directly.
-      if (r.session_id === '' && r.project_path) w.inv.project(r.host, r.user, r.agent, r.project_path, r.tag === 'scratch_directory');
-      countKept(kept, r);
-      csvBuf += csvLine(TIMELINE_COLUMNS.map((c) => r[c] as string | number | null));
-      jsonBuf += JSON.stringify(outputRow(r)) + '\n';
-      if (csvBuf.length + jsonBuf.length > 1 << 20) {
-        await csv.write(csvBuf);
-        await jsonl.write(jsonBuf);
-        csvBuf = '';
-        jsonBuf = '';
-        w.onRow?.(rows);
+      for (const r of batch) {
+        const scope = sessionKey(r.host, r.user, r.agent, r.session_id);
+        fillFromFacts(r, w.facts, scope);
+        const dropped = w.drops.has(r.ord);
+        sessions.add(r, !dropped);
+        if (dropped || wanted.has(r.ord)) held.set(r.ord, outputRow(r));
+        if (dropped) {
+          droppedOrder.push(r.ord);
+          continue;
+        }
+        rows++;
+        const a = w.inv.agent(r.host, r.user, r.agent);
+        a.rows++;
+        // Session rows give their project through the session record (a scratch session's cwd is
+        // not a project); rows of no session (standing grants) name projects directly.
+        if (r.session_id === '' && r.project_path) w.inv.project(r.host, r.user, r.agent, r.project_path, r.tag === 'scratch_directory');
+        countKept(kept, r);
+        csvBuf += csvLine(TIMELINE_COLUMNS.map((c) => r[c] as string | number | null));
+        jsonBuf += jsonLine(r);
+        if (csvBuf.length + jsonBuf.length > 1 << 20) {
+          await Promise.all([csv.write(csvBuf), jsonl.write(jsonBuf)]);
+          csvBuf = '';
+          jsonBuf = '';
+          w.onRow?.(rows);
+        }
       }
     }
     await csv.write(csvBuf);

@@ -1,6 +1,5 @@
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Row } from '@aitrail/parsers';
 import { AtomicFile } from './atomic.js';
 
@@ -34,6 +33,22 @@ export interface RunLimits {
 /** Default run size: 25,000 rows or about 32 MB of row text, whichever comes first. */
 export const DEFAULT_RUN_LIMITS: RunLimits = { maxRows: 25_000, maxBytes: 32 * 1024 * 1024 };
 
+// A run line is a JSON array in this field order: smaller and faster to parse than objects.
+const FIELDS = ['timestamp_utc', 'host', 'user', 'agent', 'session_id', 'project_path', 'git_branch', 'model', 'turn_type', 'tool_name', 'tool_use_id', 'text', 'source_file', 'source_line', 'ord', 'tag', 'sec'] as const;
+
+function encode(r: TimelineRow): string {
+  return JSON.stringify([r.timestamp_utc, r.host, r.user, r.agent, r.session_id, r.project_path, r.git_branch, r.model, r.turn_type, r.tool_name, r.tool_use_id, r.text, r.source_file, r.source_line, r.ord, r.tag ?? null, r.sec ? 1 : 0]);
+}
+
+function decode(line: string): TimelineRow {
+  const a = JSON.parse(line) as unknown[];
+  const r = {} as Record<string, unknown>;
+  for (let i = 0; i < 15; i++) r[FIELDS[i]] = a[i];
+  if (a[15] !== null) r.tag = a[15];
+  if (a[16]) r.sec = true;
+  return r as unknown as TimelineRow;
+}
+
 /** Buffers rows and spills them to sorted JSONL runs in a private temp folder. */
 export class RunSpiller {
   private buf: TimelineRow[] = [];
@@ -46,12 +61,12 @@ export class RunSpiller {
     private readonly limits: RunLimits = DEFAULT_RUN_LIMITS,
   ) {}
 
-  /** Add a row; spills when the run is full. */
-  async add(row: TimelineRow): Promise<void> {
+  /** Add a row; returns true when the run is full and {@link spill} must be awaited. */
+  add(row: TimelineRow): boolean {
     this.buf.push(row);
     this.rows++;
     this.bytes += row.text.length * 2 + row.project_path.length + 256;
-    if (this.buf.length >= this.limits.maxRows || this.bytes >= this.limits.maxBytes) await this.spill();
+    return this.buf.length >= this.limits.maxRows || this.bytes >= this.limits.maxBytes;
   }
 
   /** Write what is buffered as one sorted run. */
@@ -62,35 +77,74 @@ export class RunSpiller {
     this.bytes = 0;
     rows.sort(compareRows);
     const path = join(this.dir, `run-${String(this.runs.length).padStart(6, '0')}.jsonl`);
-    await writeRun(path, rows);
+    await writeRun(path, [rows]);
     this.runs.push(path);
   }
 }
 
-async function writeRun(path: string, rows: Iterable<TimelineRow> | AsyncIterable<TimelineRow>): Promise<void> {
+async function writeRun(path: string, batches: Iterable<TimelineRow[]> | AsyncIterable<TimelineRow[]>): Promise<void> {
   const f = new AtomicFile(path);
-  let chunk = '';
-  for await (const r of rows) {
-    chunk += JSON.stringify(r) + '\n';
-    if (chunk.length > 1 << 20) {
-      await f.write(chunk);
-      chunk = '';
+  try {
+    let chunk = '';
+    for await (const batch of batches) {
+      for (const r of batch) {
+        chunk += encode(r) + '\n';
+        if (chunk.length > 1 << 20) {
+          await f.write(chunk);
+          chunk = '';
+        }
+      }
     }
+    await f.write(chunk);
+    await f.commit();
+  } catch (e) {
+    await f.abort();
+    throw e;
   }
-  await f.write(chunk);
-  await f.commit();
 }
 
-async function* readRun(path: string): AsyncGenerator<TimelineRow> {
-  const rl = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of rl) if (line !== '') yield JSON.parse(line) as TimelineRow;
+/** Reads a run in 1 MB chunks, decoding whole lines; `fill()` is the only await. */
+class RunReader {
+  rows: TimelineRow[] = [];
+  i = 0;
+  private rest = '';
+  private eof = false;
+  private fh: Awaited<ReturnType<typeof open>> | null = null;
+  private readonly buf = Buffer.alloc(1 << 20);
+  private readonly decoder = new TextDecoder('utf-8');
+
+  constructor(private readonly path: string) {}
+
+  /** Load the next rows; false at the end of the run. */
+  async fill(): Promise<boolean> {
+    this.rows = [];
+    this.i = 0;
+    this.fh ??= await open(this.path, 'r');
+    while (this.rows.length === 0 && !this.eof) {
+      const { bytesRead } = await this.fh.read(this.buf, 0, this.buf.length, null);
+      if (bytesRead === 0) {
+        this.eof = true;
+        this.rest += this.decoder.decode();
+        if (this.rest !== '') this.rows.push(decode(this.rest));
+        this.rest = '';
+        await this.fh.close();
+        break;
+      }
+      const lines = (this.rest + this.decoder.decode(this.buf.subarray(0, bytesRead), { stream: true })).split('\n');
+      this.rest = lines.pop() ?? '';
+      for (const l of lines) if (l !== '') this.rows.push(decode(l));
+    }
+    return this.rows.length > 0;
+  }
 }
 
 /** Most runs merged at once (open files); more are merged in passes. */
 const FAN_IN = 64;
+/** Rows handed to the consumer at a time. */
+const BATCH = 4096;
 
-/** K-way merge of sorted runs (a binary heap), in timeline order. */
-export async function* mergeRuns(paths: string[], tmpDir: string): AsyncGenerator<TimelineRow> {
+/** K-way merge of sorted runs (a binary heap), in timeline order, in batches of rows. */
+export async function* mergeRuns(paths: string[], tmpDir: string): AsyncGenerator<TimelineRow[]> {
   let level = paths;
   let pass = 0;
   while (level.length > FAN_IN) {
@@ -106,10 +160,10 @@ export async function* mergeRuns(paths: string[], tmpDir: string): AsyncGenerato
   yield* mergeFew(level);
 }
 
-async function* mergeFew(paths: string[]): AsyncGenerator<TimelineRow> {
-  const its = paths.map((p) => readRun(p));
-  const heap: { row: TimelineRow; src: number }[] = [];
-  const less = (i: number, j: number) => compareRows(heap[i].row, heap[j].row) < 0;
+async function* mergeFew(paths: string[]): AsyncGenerator<TimelineRow[]> {
+  const heap: RunReader[] = [];
+  const head = (r: RunReader) => r.rows[r.i];
+  const less = (i: number, j: number) => compareRows(head(heap[i]), head(heap[j])) < 0;
   const swap = (i: number, j: number) => {
     const t = heap[i];
     heap[i] = heap[j];
@@ -135,26 +189,28 @@ async function* mergeFew(paths: string[]): AsyncGenerator<TimelineRow> {
       i = m;
     }
   };
-  for (let s = 0; s < its.length; s++) {
-    const n = await its[s].next();
-    if (!n.done) {
-      heap.push({ row: n.value, src: s });
+  for (const p of paths) {
+    const r = new RunReader(p);
+    if (await r.fill()) {
+      heap.push(r);
       up(heap.length - 1);
     }
   }
+  let out: TimelineRow[] = [];
   while (heap.length > 0) {
     const top = heap[0];
-    yield top.row;
-    const n = await its[top.src].next();
-    if (n.done) {
+    out.push(top.rows[top.i++]);
+    if (top.i >= top.rows.length && !(await top.fill())) {
       const last = heap.pop()!;
       if (heap.length > 0) {
         heap[0] = last;
         down(0);
       }
-    } else {
-      heap[0] = { row: n.value, src: top.src };
-      down(0);
+    } else down(0);
+    if (out.length >= BATCH) {
+      yield out;
+      out = [];
     }
   }
+  if (out.length > 0) yield out;
 }

@@ -1,7 +1,7 @@
 export { COLLECTOR_VERSION } from './version.js';
 export type { CollectionInfo, ManifestRow, ManifestStatus } from './types.js';
-export { BUILTIN_CATALOG_DIR, type Catalog, CatalogError, type EnvHome, loadCatalogs, parseCatalog, type ProjectHint } from './catalog.js';
-export { compileGlobs, globPrefix, globProblem, walkRoots } from './globs.js';
+export { BUILTIN_CATALOG_DIR, type Catalog, CatalogError, type CollectIf, type EnvHome, loadCatalogs, parseCatalog, type ProjectHint } from './catalog.js';
+export { compileGlobs, globPrefix, globProblem, PROJECT_PRUNED_DIRS, walkRoots } from './globs.js';
 export {
   type ArchiveReader,
   DEFAULT_MAX_MEMBER_BYTES,

@@ -36,16 +36,21 @@ export class CatalogCommand extends Command {
       section('collect', c.collect);
       section('exclude (--full collects)', c.exclude);
       section('secrets (flagged; --secrets hash|skip)', c.secrets);
+      section(
+        'collect only if (--full collects all)',
+        c.collect_if.map((x) => `${x.dir} holding ${x.contains.join(' or ')}`),
+      );
       section('project collect', c.project.collect);
       section('project secrets', c.project.secrets);
+      section('project exclude (--full collects)', c.project.exclude);
       section('system', c.system);
       section(
         'env homes',
-        c.env_homes.map((e) => `$${e.var} → ${e.rel}`),
+        c.env_homes.map((e) => `$${e.var} → ${e.rel}${e.separator ? ` (a list split on "${e.separator}")` : ''}`),
       );
       section(
         'project hints',
-        c.project_hints.map((h) => `${h.file} (${h.format} ${h.path ?? `keys of ${h.keys_of}`})`),
+        c.project_hints.map((h) => `${h.file} (${h.format} ${h.path ?? `keys of ${h.keys_of}`}${h.max_lines ? `, lines: ${h.max_lines}` : ''})`),
       );
       lines.push('');
     }

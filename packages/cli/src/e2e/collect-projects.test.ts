@@ -119,6 +119,16 @@ describe('aitrail collect --root on a Windows image with Claude Code projects', 
   });
 });
 
+describe('aitrail catalog', () => {
+  it('prints collect_if, project exclusions, list env homes and whole-file hints', () => {
+    const r = cli(['catalog']);
+    expect(r.code, r.stderr).toBe(0);
+    for (const s of ['.claude-* holding projects or history.jsonl', 'project exclude (--full collects):', '**/.claude/worktrees/**', '$CLAUDE_CONFIG_DIR → .claude (a list split on ",")', 'C:/Program Files/ClaudeCode/**', '.claude/history.jsonl (jsonl project, lines: all)']) {
+      expect(r.stdout).toContain(s);
+    }
+  });
+});
+
 describe('aitrail collect with CLAUDE_CONFIG_DIR naming two directories', () => {
   const home = join(T, 'live', 'sean');
   cpSync(FIXTURE, home, { recursive: true });

@@ -48,6 +48,9 @@ describe('project hints', () => {
     const r = await readHintValues(historyAll, p);
     expect(r.values).toEqual(['/srv/a', '/srv/b']);
     expect(r.problem).toBe(`1 lines longer than ${HINT_MAX_LINE_BYTES} bytes were skipped when looking for project roots`);
+    // With max_lines 1 an overlong first line ends the read at the cap, not at the line's end.
+    const first = await forEachLine(p, 1, 8, () => {});
+    expect(first).toEqual({ lines: 1, overlong: 1 });
   });
 
   it('splits lines across read chunks, keeps a last line without a newline and CRLF ends', async () => {

@@ -88,6 +88,11 @@ export async function forEachLine(
           if (held + stop - from > maxLineBytes) {
             overlong = true;
             parts = [];
+            // The last line wanted is too long: its end need not be read (a 64 MB first line).
+            if (acc.lines + 1 >= maxLines) {
+              end();
+              return acc;
+            }
           } else {
             parts.push(Buffer.from(buf.subarray(from, stop)));
             held += stop - from;

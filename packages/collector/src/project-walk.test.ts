@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -62,9 +62,14 @@ describe('project walks', () => {
       '.claude/worktrees/w1/src/a.ts': 'x',
       'pkg/.claude/worktrees/w2/CLAUDE.md': 'nested worktree',
     });
+    // pnpm links node_modules; a pruned name gives no row as a link either, another link does.
+    symlinkSync('/nonexistent', join(home, '..', 'repo', 'linked-deps'));
+    mkdirSync(join(home, '..', 'repo', 'app'));
+    symlinkSync('/nonexistent', join(home, '..', 'repo', 'app', 'node_modules'));
     const rows = await run(home);
     expect(projectRows(rows).sort()).toEqual(
       [
+        ['linked-deps', 'skipped_special'],
         ['.claude/settings.local.json', 'collected'],
         ['.claude/worktrees', 'skipped_excluded'],
         ['CLAUDE.md', 'collected'],

@@ -233,7 +233,7 @@ export async function walkTree(
     return;
   }
   // A link where the globs would have walked on (a linked folder) is recorded too, never entered.
-  const wanted = scope.collect(g) || scope.secret(g) || (st.isSymbolicLink() && scope.descend(g));
+  const wanted = scope.collect(g) || scope.secret(g) || (st.isSymbolicLink() && scope.descend(g) && !scope.pruned?.(g));
   if (!wanted) return;
   if (st.isFile()) {
     if (!host.full && scope.excludedFile(g)) {

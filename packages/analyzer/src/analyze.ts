@@ -40,6 +40,8 @@ export interface AnalyzeOptions {
 export interface AnalyzeEvents {
   phase?(name: string, total: number): void;
   tick?(done: number): void;
+  /** Rows parsed so far (every 50,000 rows while parsing). */
+  rows?(count: number): void;
   warn?(message: string): void;
 }
 
@@ -115,14 +117,16 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
         check();
         ev.tick?.(d);
       });
+      // A manifest that could not be read whole cannot vouch for every member.
+      if (input.src.problems.length > 0) r.ok = false;
       integrity.push(r);
       for (const p of [...r.mismatched, ...r.missing, ...r.unreadable]) ev.warn?.(`${input.src.label}: ${p.problem}: ${p.detail}; not parsed`);
       for (const p of r.extra) ev.warn?.(`${input.src.label}: extra: ${p.detail}`);
     }
     const intact = integrity.every((r) => r.ok);
     if (opts.strict && !intact) {
-      const bad = integrity.reduce((n, r) => n + r.mismatched.length + r.missing.length + r.extra.length + r.unreadable.length, 0);
-      throw new AnalyzeError(`--strict: expected every member to match the manifest, found ${bad} that do not (listed above); no output was written. Re-collect, or run without --strict to analyze what is intact`);
+      const bad = integrity.reduce((n, r) => n + r.mismatched.length + r.missing.length + r.extra.length + r.unreadable.length, 0) + inputs.reduce((n, i) => n + i.src.problems.length, 0);
+      throw new AnalyzeError(`--strict: expected every member to match the manifest, found ${bad} ${bad === 1 ? "problem" : "problems"} (listed above); no output was written. Re-collect, or run without --strict to analyze what is intact`);
     }
 
     // 3. Plan (artifact, parser) units; secondary ones run first so their keys are known.
@@ -157,6 +161,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       await runUnit(u, indexes[u.input.index], tmp, opts, facts, inv, (row) => {
         check();
         const full = spiller.add(row);
+        if (spiller.rows % 50_000 === 0) ev.rows?.(spiller.rows);
         if (dedupOn) {
           // Hash a primary row's key only when a secondary row has the same turn type and length.
           const shape = `${row.turn_type}\0${row.text.length}`;

@@ -3,6 +3,7 @@ import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { CollectionInfo, ManifestRow } from '@aitrail/collector';
+import { readManifestStream } from './manifest-reader.js';
 import { safeJoin } from './safe-path.js';
 
 /** A member of a collection: a file under `homes/`, `projects/` or `system/`. */
@@ -33,9 +34,8 @@ export interface CollectionSource {
 /** Names of the two metadata members every collection has. */
 export const METADATA_MEMBERS = new Set(['collection.json', 'manifest.jsonl']);
 
-/** Parse collection.json and manifest.jsonl text; bad manifest lines become problems, not crashes. */
-export function parseCollectionText(label: string, infoText: string, manifestText: string): { info: CollectionInfo; manifest: ManifestRow[]; problems: string[] } {
-  const problems: string[] = [];
+/** Parse collection.json text; a file that is not an aitrail collection is an error saying so. */
+export function parseCollectionInfo(label: string, infoText: string): CollectionInfo {
   let info: CollectionInfo;
   try {
     info = JSON.parse(infoText) as CollectionInfo;
@@ -45,20 +45,7 @@ export function parseCollectionText(label: string, infoText: string, manifestTex
   if (info?.format !== 'aitrail-collection') {
     throw new Error(`${label}: expected collection.json with format "aitrail-collection", found ${JSON.stringify(info?.format)}; is this an aitrail collection?`);
   }
-  const manifest: ManifestRow[] = [];
-  const lines = manifestText.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
-    if (line === '') continue;
-    try {
-      const row = JSON.parse(line) as ManifestRow;
-      if (typeof row?.archive_path !== 'string' || typeof row.rel !== 'string' || typeof row.status !== 'string') throw new Error('missing rel, status or archive_path');
-      manifest.push(row);
-    } catch (e) {
-      problems.push(`manifest.jsonl line ${i + 1}: expected a manifest row (JSON object), found ${(e as Error).message}`);
-    }
-  }
-  return { info, manifest, problems };
+  return info;
 }
 
 async function walk(root: string, dir: string, out: MemberInfo[]): Promise<void> {
@@ -76,14 +63,15 @@ async function walk(root: string, dir: string, out: MemberInfo[]): Promise<void>
 /** An unpacked collection directory: collection.json, manifest.jsonl and the member files. */
 export async function openDirectorySource(dir: string): Promise<CollectionSource> {
   const root = await realpath(dir);
-  const read = async (name: string) => {
-    try {
-      return await readFile(join(root, name), 'utf8');
-    } catch {
-      throw new Error(`${dir}: expected an aitrail collection (a .zip, or a folder with collection.json and manifest.jsonl), found no ${name}; point analyze at the archive or the unpacked folder`);
-    }
-  };
-  const { info, manifest, problems } = parseCollectionText(dir, await read('collection.json'), await read('manifest.jsonl'));
+  const missing = (name: string) => new Error(`${dir}: expected an aitrail collection (a .zip, or a folder with collection.json and manifest.jsonl), found no ${name}; point analyze at the archive or the unpacked folder`);
+  const infoPath = join(root, 'collection.json');
+  const manifestPath = join(root, 'manifest.jsonl');
+  const infoStat = await lstat(infoPath).catch(() => null);
+  if (!infoStat?.isFile()) throw missing('collection.json');
+  if (infoStat.size > 16 * 1024 * 1024) throw new Error(`${dir}: expected a small collection.json, found ${infoStat.size} bytes; is this an aitrail collection?`);
+  if (!(await lstat(manifestPath).catch(() => null))?.isFile()) throw missing('manifest.jsonl');
+  const info = parseCollectionInfo(dir, await readFile(infoPath, 'utf8'));
+  const { manifest, problems } = await readManifestStream(createReadStream(manifestPath));
   const all: MemberInfo[] = [];
   await walk(root, root, all);
   const members = all.filter((m) => !METADATA_MEMBERS.has(m.name));

@@ -1,7 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { openArchive, readCollection } from '@aitrail/collector';
+import { type CollectionInfo, openArchive } from '@aitrail/collector';
+import { readManifestStream } from './manifest-reader.js';
 import { checkArchivePath } from './safe-path.js';
 import { type CollectionSource, METADATA_MEMBERS, type MemberInfo } from './source.js';
 import { overlappingMembers } from './zip-overlap.js';
@@ -16,8 +17,17 @@ export async function openZipSource(path: string): Promise<CollectionSource> {
     if (!reader.members.has('collection.json') || !reader.members.has('manifest.jsonl')) {
       throw new Error(`${path}: expected an aitrail collection zip holding collection.json and manifest.jsonl, found ${reader.members.has('collection.json') ? 'no manifest.jsonl' : 'no collection.json'}; is this an aitrail collection?`);
     }
-    const { info, manifest, problems } = await readCollection(reader);
+    // collection.json is small; manifest.jsonl is streamed with a cap on the line length, so a
+    // hostile manifest (one 700 MB line) costs linear time and bounded memory.
+    let info: CollectionInfo;
+    try {
+      info = JSON.parse(await reader.readText('collection.json', 16 * 1024 * 1024)) as CollectionInfo;
+    } catch (e) {
+      throw new Error(`${path}: expected collection.json to be JSON, found ${(e as Error).message}; is this an aitrail collection?`);
+    }
     if (info?.format !== 'aitrail-collection') throw new Error(`${path}: expected collection.json with format "aitrail-collection", found ${JSON.stringify(info?.format)}; is this an aitrail collection?`);
+    const { manifest, problems } = await readManifestStream(await reader.openMember('manifest.jsonl'));
+    problems.unshift(...reader.problems);
     const overlaps = await overlappingMembers(path).catch(() => new Set<string>());
     const members: MemberInfo[] = [];
     for (const [name, m] of reader.members) {

@@ -58,6 +58,7 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
           progress.update({ phase, done: 0, total });
         },
         tick: (done) => progress.update({ phase, done }),
+        rows: (count) => progress.update({ phase, rows: count }),
         warn: (m) => progress.log(`warning: ${m}`),
       },
     );

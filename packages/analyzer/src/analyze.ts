@@ -96,15 +96,16 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
   try {
     // 1. Open every input; two inputs of one host are kept apart by a suffix.
     const inputs: Input[] = [];
-    const hostCount = new Map<string, number>();
+    const used = new Set<string>();
     for (const path of opts.inputs) {
       const src = await openInput(path);
       sources.push(src);
+      if (src.info.complete !== true) src.problems.push('collection.json does not say complete: true (the collection did not finish); what is there is analyzed');
       const recorded = String(src.info.host || 'unknown-host');
-      const n = (hostCount.get(recorded) ?? 0) + 1;
-      hostCount.set(recorded, n);
-      const host = n === 1 ? recorded : `${recorded}#${n}`;
-      if (n > 1) ev.warn?.(`${path}: host ${recorded} is also the host of an earlier input; its rows say host ${host} to keep the two apart`);
+      let host = recorded;
+      for (let n = 2; used.has(host); n++) host = `${recorded}#${n}`;
+      used.add(host);
+      if (host !== recorded) ev.warn?.(`${path}: host ${recorded} is also the host of an earlier input; its rows say host ${host} to keep the two apart`);
       inputs.push({ index: inputs.length, src, host });
       for (const p of src.problems) ev.warn?.(`${path}: ${p}`);
     }
@@ -126,7 +127,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     const intact = integrity.every((r) => r.ok);
     if (opts.strict && !intact) {
       const bad = integrity.reduce((n, r) => n + r.mismatched.length + r.missing.length + r.extra.length + r.unreadable.length, 0) + inputs.reduce((n, i) => n + i.src.problems.length, 0);
-      throw new AnalyzeError(`--strict: expected every member to match the manifest, found ${bad} ${bad === 1 ? "problem" : "problems"} (listed above); no output was written. Re-collect, or run without --strict to analyze what is intact`);
+      throw new AnalyzeError(`--strict: expected every member to match the manifest, found ${bad} ${bad === 1 ? 'problem' : 'problems'} (listed above); no output was written. Re-collect, or run without --strict to analyze what is intact`);
     }
 
     // 3. Plan (artifact, parser) units; secondary ones run first so their keys are known.

@@ -1,7 +1,7 @@
 // The measured commands and their baselines, each one child process, so time and peak RSS are
 // the program's own; a command that has not landed yet yields {unavailable: why}.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { measure } from './measure.mjs';
 import { CLI, ROOT } from './packages.mjs';
@@ -82,7 +82,11 @@ export async function runParse(corpus, mode) {
 export async function runAnalyze(corpus) {
   const has = cliHas('analyze');
   if (has !== true) return { unavailable: has };
-  const input = existsSync(archiveOf(corpus)) ? archiveOf(corpus) : homeOf(corpus);
+  // The archive of this very corpus: made (untimed) when missing or older than the corpus.
+  const archive = archiveOf(corpus);
+  const stale = !existsSync(archive) || statSync(archive).mtimeMs < statSync(join(corpus.dir, 'corpus.json')).mtimeMs;
+  if (stale && cliHas('collect') === true) await runCollect(corpus);
+  const input = existsSync(archive) && !(stale && cliHas('collect') !== true) ? archive : homeOf(corpus);
   const out = join(OUT, `analyze-${corpus.label}`);
   rmSync(out, { recursive: true, force: true });
   const r = await measure('node', [CLI, 'analyze', input, '--out', out]);

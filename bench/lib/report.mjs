@@ -34,7 +34,8 @@ export function evaluateTargets(r, main) {
       // Linear: 16x the input costs at most 16x the time (a quarter more allowed for noise).
       const x = pts.at(-1).bytes / pts[0].bytes;
       const tg = pts.at(-1).ms.median / pts[0].ms.median;
-      t.push({ name: `time of ${name} from 1x to 16x`, target: `linear (≤ ${(x * 1.25).toFixed(0)}x for ${x.toFixed(1)}x the bytes)`, met: tg <= x * 1.25, value: `${fx(tg)}` });
+      const cg = pts[0].cpu && pts.at(-1).cpu ? pts.at(-1).cpu.median / pts[0].cpu.median : null;
+      t.push({ name: `time of ${name} from 1x to 16x`, target: `linear (≤ ${(x * 1.25).toFixed(0)}x for ${x.toFixed(1)}x the bytes)`, met: tg <= x * 1.25, value: `${fx(tg)}${cg ? `; by CPU time ${fx(cg)}, ${cg <= x * 1.25 ? 'met' : 'missed'}` : ''}` });
     }
   }
   const big = main && main.bytes >= GiB;

@@ -95,11 +95,7 @@ export async function scalingSection(corpora, runs, known) {
     parse: (c) => C.runParse(c, 'parser'),
     // The baseline's own curve: how much of any growth is the runtime's heap sizing, not the code.
     bare: (c) => C.runParse(c, 'bare'),
-    analyze: async (c) => {
-      // analyze reads the collect archive of the same corpus; make one (untimed) when missing.
-      if (C.cliHas('collect') === true) await C.runCollect(c);
-      return C.runAnalyze(c);
-    },
+    analyze: (c) => C.runAnalyze(c),
   };
   const out = {};
   for (const [name, fn] of Object.entries(cmds)) {
@@ -107,13 +103,13 @@ export async function scalingSection(corpora, runs, known) {
     for (const c of corpora) {
       const reuse = known[name]?.[c.label];
       if (reuse) {
-        out[name].push({ size: c.label, bytes: c.bytes, ms: reuse.ms, rss: reuse.rss });
+        out[name].push({ size: c.label, bytes: c.bytes, ms: reuse.ms, cpu: reuse.cpu, rss: reuse.rss });
         continue;
       }
       const list = [];
       let unavailable;
       for (let i = 0; i < runs && !unavailable; i++) {
-        const m = name === 'analyze' && i > 0 ? await C.runAnalyze(c) : await fn(c);
+        const m = await fn(c);
         if (m.unavailable) unavailable = m.unavailable;
         else list.push(m);
       }
@@ -122,7 +118,7 @@ export async function scalingSection(corpora, runs, known) {
         break;
       }
       log(`${name} at ${c.label}: done`);
-      out[name].push({ size: c.label, bytes: c.bytes, ms: stat(list, (x) => x.ms), rss: stat(list, (x) => x.rss) });
+      out[name].push({ size: c.label, bytes: c.bytes, ms: stat(list, (x) => x.ms), cpu: stat(list, (x) => x.cpuMs), rss: stat(list, (x) => x.rss) });
     }
   }
   return out;

@@ -96,6 +96,18 @@ describe('readCollection', () => {
     expect(c.problems[0]).toMatch(/manifest\.jsonl line 2/);
     r.close();
   });
+  it('reports a manifest line over 4 MB by its number and reads the rows after it', async () => {
+    const row = { user: 'u', status: 'collected', archive_path: 'homes/u/a' };
+    const p = await makeZip('long.zip', [
+      ['manifest.jsonl', `${JSON.stringify(row)}\n{"x":"${'a'.repeat(5 * 1024 * 1024)}"}\n${JSON.stringify(row)}\n`],
+      ['collection.json', JSON.stringify({ format: 'aitrail-collection', host: 'h', complete: true })],
+    ]);
+    const r = await openArchive(p);
+    const c = await readCollection(r);
+    expect(c.manifest).toHaveLength(2);
+    expect(c.problems).toEqual(['manifest.jsonl line 2: longer than 4194304 bytes, not a manifest row; skipped']);
+    r.close();
+  });
   it('reports a missing collection.json', async () => {
     const r = await openArchive(await makeZip('d.zip', [['manifest.jsonl', '']]));
     expect((await readCollection(r)).problems).toEqual(['collection.json is missing: the collection is incomplete']);

@@ -1,6 +1,6 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import yauzl from 'yauzl';
+import { MAX_MANIFEST_LINE, type StreamLine, streamLines } from './line-stream.js';
 import type { CollectionInfo, ManifestRow } from './types.js';
 
 /** Sizes of one archive member, from the zip's central directory. */
@@ -150,30 +150,25 @@ export async function readCollection(
   const manifest: ManifestRow[] = [];
   if (!reader.members.has('manifest.jsonl')) problems.push('manifest.jsonl is missing');
   else {
-    let lineNo = 0;
-    let rest = '';
-    const take = (line: string) => {
-      lineNo += 1;
-      if (line.trim() === '') return;
+    const take = ({ lineNo, text }: StreamLine) => {
+      if (text === null) {
+        problems.push(`manifest.jsonl line ${lineNo}: longer than ${MAX_MANIFEST_LINE} bytes, not a manifest row; skipped`);
+        return;
+      }
+      if (text.trim() === '') return;
       try {
-        const row = JSON.parse(line) as ManifestRow;
+        const row = JSON.parse(text) as ManifestRow;
         if (row === null || typeof row !== 'object' || typeof row.status !== 'string') throw new Error('not a manifest row');
         manifest.push(row);
       } catch (err) {
-        problems.push(`manifest.jsonl line ${lineNo}: not a manifest row (${(err as Error).message}): ${line.slice(0, 200)}`);
+        problems.push(`manifest.jsonl line ${lineNo}: not a manifest row (${(err as Error).message}): ${text.slice(0, 200)}`);
       }
     };
     try {
       const info2 = reader.members.get('manifest.jsonl')!;
       if (info2.size > MAX_META_BYTES) throw new Error(`${info2.size} bytes, above the ${MAX_META_BYTES}-byte limit`);
-      const dec = new StringDecoder('utf8');
-      for await (const chunk of await reader.openMember('manifest.jsonl')) {
-        const lines = (rest + dec.write(chunk as Buffer)).split('\n');
-        rest = lines.pop() ?? '';
-        for (const l of lines) take(l);
-      }
-      rest += dec.end();
-      if (rest !== '') take(rest);
+      const source = (await reader.openMember('manifest.jsonl')) as AsyncIterable<Buffer>;
+      for await (const line of streamLines(source)) take(line);
     } catch (err) {
       problems.push(`manifest.jsonl could not be read to the end (${(err as Error).message})`);
     }

@@ -137,12 +137,16 @@ describe('hostile parser inputs, collected and analyzed', () => {
     }
   });
 
-  // Known broken (reported): the unreadable row's text names the analyst's private temp copy
-  // (…/aitrail-analyze-XXXXXX/m-XXXXXX/session-store.db), so the timeline depends on where and
-  // when it was produced and shows a path that never existed on the target.
-  it.fails('an unreadable SQLite row names the collected file, not the analyst temp copy', () => {
+  // The unreadable row once named the analyst's private temp copy (…/aitrail-analyze-XXXXXX/
+  // m-XXXXXX/session-store.db), so the timeline depended on where and when it was produced.
+  it('an unreadable SQLite row names the collected file, not the analyst temp copy', () => {
     for (const u of ['sqlite-truncated', 'sqlite-corrupt', 'zero-byte']) {
-      for (const r of rowsOf(o, u, 'session-store.db')) expect(r.text, u).not.toMatch(/aitrail-analyze-/);
+      const rows = rowsOf(o, u, 'session-store.db');
+      expect(rows.length, u).toBeGreaterThanOrEqual(1);
+      for (const r of rows) {
+        expect(r.text, u).not.toMatch(/aitrail-analyze-/);
+        expect(r.text, u).toContain('.copilot/session-store.db');
+      }
     }
   });
 

@@ -19,9 +19,9 @@ function copyInto(dir: string, src: string, suffixes: string[]): string {
   return dest;
 }
 
-async function openError(path: string): Promise<SqliteOpenError> {
+async function openError(path: string, displayName?: string): Promise<SqliteOpenError> {
   try {
-    const db = await openCollectedSqlite(path);
+    const db = await openCollectedSqlite(path, displayName);
     db.close();
   } catch (e) {
     expect(e).toBeInstanceOf(SqliteOpenError);
@@ -161,6 +161,23 @@ describe('openCollectedSqlite on files that are not a readable database', () => 
     ['a directory', () => join(root, 'bad'), /could not be read/],
   ])('%s gives one SqliteOpenError', async (_name, make, message) => {
     expect((await openError(make())).message).toMatch(message);
+  });
+
+  it('names the display name (or the base name), never the private copy\'s folder, in every message', async () => {
+    const dir = join(root, 'bad');
+    const cut = realDb('named-cut.db');
+    truncateSync(cut, 60);
+    const walOnly = file('named-wal.db-wal', 'x').slice(0, -'-wal'.length);
+    const paths = [file('named-random.db', randomBytes(512)), file('named-empty.db', ''), join(dir, 'named-missing.db'), cut, walOnly];
+    for (const p of paths) {
+      const named = (await openError(p, '.copilot/session-store.db')).message;
+      expect(named, p).toContain('.copilot/session-store.db');
+      expect(named, p).not.toContain(dir);
+      const plain = (await openError(p)).message;
+      expect(plain, p).not.toContain(dir);
+    }
+    // The default (no display name) still says which file: its base name.
+    expect((await openError(paths[1])).message).toContain('named-empty.db');
   });
 
   it('a database cut short gives one SqliteOpenError saying it is truncated', async () => {

@@ -1,4 +1,5 @@
 import { open, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type Database from 'better-sqlite3';
 
 /** A read-only handle on a collected SQLite database. */
@@ -13,10 +14,13 @@ const MAGIC = 'SQLite format 3\u0000';
  * Open a collected SQLite database read-only, from a copy that has its `-wal` (and `-shm`)
  * beside it, so rows that live only in the WAL are read. Never use this on evidence in place:
  * the caller materializes a private copy first (the collector never opens SQLite at all).
- * Throws {@link SqliteOpenError} with a clear message for a file that is not a database.
+ * Throws {@link SqliteOpenError} with a clear message for a file that is not a database; the
+ * message names `displayName` (give the artifact's `rel`), never the private copy's path, so a
+ * row quoting it does not depend on where the analysis ran. Without it, the path's base name.
  * better-sqlite3 is loaded here, on first use, so the SDK imports without the native module.
  */
-export async function openCollectedSqlite(path: string): Promise<SqliteDatabase> {
+export async function openCollectedSqlite(path: string, displayName?: string): Promise<SqliteDatabase> {
+  const name = displayName ?? basename(path);
   let header: Buffer;
   let size: number;
   try {
@@ -32,21 +36,21 @@ export async function openCollectedSqlite(path: string): Promise<SqliteDatabase>
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? String(e);
     if (code === 'ENOENT' && (await exists(`${path}-wal`))) {
-      throw new SqliteOpenError(`expected a SQLite database at ${path}, found only its write-ahead log (${path}-wal); a WAL cannot be read without its database: collect the database file too`);
+      throw new SqliteOpenError(`expected a SQLite database at ${name}, found only its write-ahead log (${name}-wal); a WAL cannot be read without its database: collect the database file too`);
     }
-    throw new SqliteOpenError(`expected a SQLite database at ${path}, but it could not be read (${code})`);
+    throw new SqliteOpenError(`expected a SQLite database at ${name}, but it could not be read (${code})`);
   }
-  if (header.length === 0) throw new SqliteOpenError(`expected a SQLite database, found an empty file (${path}); the WAL, if any, cannot be read without its database`);
+  if (header.length === 0) throw new SqliteOpenError(`expected a SQLite database, found an empty file (${name}); the WAL, if any, cannot be read without its database`);
   if (header.subarray(0, 16).toString('latin1') !== MAGIC) {
-    throw new SqliteOpenError(`expected a SQLite database (header "SQLite format 3"), found other bytes in ${path}; the file is corrupt or not a database`);
+    throw new SqliteOpenError(`expected a SQLite database (header "SQLite format 3"), found other bytes in ${name}; the file is corrupt or not a database`);
   }
-  const truncated = truncation(path, header, size);
+  const truncated = truncation(name, header, size);
   if (truncated) throw new SqliteOpenError(truncated);
   let Db: typeof Database;
   try {
     Db = (await import('better-sqlite3')).default;
   } catch (e) {
-    throw new SqliteOpenError(`expected the better-sqlite3 module to read ${path}, but it could not be loaded (${(e as Error).message}); reinstall @aitrail/parsers with install scripts enabled`);
+    throw new SqliteOpenError(`expected the better-sqlite3 module to read ${name}, but it could not be loaded (${(e as Error).message}); reinstall @aitrail/parsers with install scripts enabled`);
   }
   let db: SqliteDatabase | undefined;
   try {
@@ -60,9 +64,9 @@ export async function openCollectedSqlite(path: string): Promise<SqliteDatabase>
     const msg = (e as Error).message.split('\n')[0];
     // better-sqlite3 loads its native addon on the first open; installed without scripts it has none.
     if (/bindings|\.node\b|NODE_MODULE_VERSION/.test(msg)) {
-      throw new SqliteOpenError(`expected better-sqlite3's native module to read ${path}, but it could not be loaded (${msg}); reinstall with install scripts enabled (npm rebuild better-sqlite3)`);
+      throw new SqliteOpenError(`expected better-sqlite3's native module to read ${name}, but it could not be loaded (${msg}); reinstall with install scripts enabled (npm rebuild better-sqlite3)`);
     }
-    throw new SqliteOpenError(`expected a readable SQLite database at ${path}: ${(e as Error).message}; the file may be truncated or corrupt`);
+    throw new SqliteOpenError(`expected a readable SQLite database at ${name}: ${msg}; the file may be truncated or corrupt`);
   }
 }
 
@@ -78,14 +82,14 @@ async function exists(p: string): Promise<boolean> {
 // The header's page size and page count say how long the main file must be; a shorter file was
 // cut (a partial copy), and SQLite would only notice later, on the first query that reaches the
 // missing pages. The count is trusted only when valid (offset 92 equals the change counter at 24).
-function truncation(path: string, h: Buffer, size: number): string | undefined {
-  if (h.length < 100) return `expected a SQLite database, found a file of ${size} bytes that begins like one (${path}); it is truncated: collect it again`;
+function truncation(name: string, h: Buffer, size: number): string | undefined {
+  if (h.length < 100) return `expected a SQLite database, found a file of ${size} bytes that begins like one (${name}); it is truncated: collect it again`;
   const raw = h.readUInt16BE(16);
   const pageSize = raw === 1 ? 65536 : raw;
   const pages = h.readUInt32BE(28);
   const valid = h.readUInt32BE(92) === h.readUInt32BE(24);
   if (valid && pages > 0 && size < pages * pageSize) {
-    return `expected a SQLite database of ${pages} pages of ${pageSize} bytes (${pages * pageSize} bytes), found ${size} bytes in ${path}; it is truncated: collect it again`;
+    return `expected a SQLite database of ${pages} pages of ${pageSize} bytes (${pages * pageSize} bytes), found ${size} bytes in ${name}; it is truncated: collect it again`;
   }
   return undefined;
 }

@@ -210,6 +210,14 @@ describe('session-store.db parser', () => {
     expect(rows[0].text).toMatch(/^parser: unreadable file \(expected a SQLite database/);
   });
 
+  it('names the collected file (rel) in the unreadable row, never the local copy it opened', async () => {
+    const home = makeHome({ [REL]: 'not a database at all, just text' });
+    homes.push(home);
+    const { rows } = await parse(home);
+    expect(rows).toEqual([expect.objectContaining({ tag: 'unreadable', text: expect.stringContaining(`in ${REL};`) })]);
+    expect(rows[0].text).not.toContain(home);
+  });
+
   it('gives one unreadable row for an empty file', async () => {
     const home = makeHome({ [REL]: '' });
     homes.push(home);

@@ -37,11 +37,20 @@ export const copilotStoreParser: Parser = copilotParser({
 async function* parseStore(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
   // Asked before the open, which may itself create an empty -wal in the local copy.
   const hadWal = a.sibling(`${a.rel.split('/').pop()}-wal`) !== undefined;
+  let local: string;
+  try {
+    local = await a.localPath();
+  } catch (e) {
+    // Only the code: the message names the analyst's private temp folder, not the evidence.
+    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    yield unreadableRow(`expected a private copy of ${a.rel} to open as SQLite, but it could not be made (${why})`);
+    return;
+  }
   let db: SqliteDatabase;
   try {
-    db = await openCollectedSqlite(await a.localPath());
+    // Named by rel, so the row reads the same wherever the analysis ran.
+    db = await openCollectedSqlite(local, a.rel);
   } catch (e) {
-    // SqliteOpenError says what was expected and found; anything else (no local copy) likewise.
     yield unreadableRow((e as Error).message);
     return;
   }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openArchive, readCollection } from './archive-reader.js';
-import { loadCatalogs } from './catalog.js';
+import { loadCatalogs, parseCatalog } from './catalog.js';
 import { collect, systemGlobs } from './collect.js';
 import { verifyArchive } from './verify.js';
 
@@ -122,15 +122,19 @@ describe('collect', () => {
     const linux = await collect({ ...base, platform: 'linux' });
     expect(linux.rows!.filter((r) => r.rel.toLowerCase().startsWith('appdata') || r.rel.startsWith('.COPILOT'))).toEqual([]);
   });
-  it('never collects its own archive when written inside a walked folder', async () => {
+  it('never collects its own archive when written inside a walked system folder', async () => {
+    // An out inside a home or project is refused (out-guard.test.ts); a system glob's folder is not.
     const home = makeHome();
-    const out = join(home, '.copilot', 'own.zip');
-    const s = await collect({ homes: [home], out, full: false, secrets: 'collect', dryRun: false, catalogs: loadCatalogs(), platform: 'linux', currentHome: '/x' });
+    const sys = join(home, '..', 'sys');
+    mkdirSync(sys);
+    writeFileSync(join(sys, 'policy.json'), '{}');
+    const { catalog } = parseCatalog('demo.yaml', `agent: demo\nname: Demo\ncollect: [".demo/**"]\nsystem: [${JSON.stringify(`${sys}/**`)}]\n`);
+    const s = await collect({ homes: [home], out: join(sys, 'own.zip'), full: false, secrets: 'collect', dryRun: false, catalogs: [catalog], platform: 'linux', currentHome: '/x' });
     const r = await openArchive(s.out!);
     const { manifest } = await readCollection(r);
     r.close();
-    expect(manifest.filter((m) => m.rel.startsWith('.copilot/own.zip'))).toEqual([]);
-    expect(manifest.some((m) => m.rel === '.copilot/config.json')).toBe(true);
+    expect(manifest.filter((m) => m.rel.includes('own.zip'))).toEqual([]);
+    expect(manifest.filter((m) => m.scope === 'system').map((m) => m.status)).toEqual(['collected']);
   });
   it('walks the real /private/etc for macOS system globs (/etc is a link there)', () => {
     const g = ['/etc/github-copilot/managed-settings.json', '/etc/github-copilot/policy.d/**', '/opt/x'];

@@ -7,6 +7,7 @@ import type { Catalog } from './catalog.js';
 import { isDriveGlob } from './globs.js';
 import { detectLayout, discoverHomes, type Home, type Layout, type ListDir, layoutIgnoresCase, uniqueUsers } from './homes.js';
 import { COLLECTOR_VERSION } from './version.js';
+import { envHomeRoots, outIgnoresCase, refuseOutInside } from './out-guard.js';
 import { collectProjects } from './projects.js';
 import { type CollectEvents, type CollectOptions, type CollectSummary, CollectUsageError } from './options.js';
 import { Run } from './run.js';
@@ -90,6 +91,12 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
   const nocase = layoutIgnoresCase(layout);
   let writer: ZipWriter | undefined;
   if (!opts.dryRun) {
+    // Before anything is created: even mkdir of the out folder would write into a home.
+    const roots = homes.map((h) => ({ label: `home ${h.home}`, path: h.home }));
+    // Env homes are walked only with the running user's home, as below.
+    const current = path.resolve(opts.currentHome ?? os.homedir());
+    if (!opts.root && homes.some((h) => path.resolve(h.home) === current)) roots.push(...envHomeRoots(catalogs, env));
+    await refuseOutInside(opts.out, roots, outIgnoresCase(platform));
     for (const p of [opts.out, `${opts.out}.sha256`, `${opts.out}.partial`]) {
       if (await exists(p)) throw new CollectUsageError(`${p} already exists; choose another --out or move the old file away`);
     }

@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { type Layout, mapTargetPath } from './homes.js';
+import { outIgnoresCase, refuseOutInside } from './out-guard.js';
 import { encodeRoot } from './names.js';
 import type { ProjectOutcome } from './options.js';
 import { readHintValues } from './project-hints.js';
@@ -40,6 +41,9 @@ export async function collectProjects(run: Run, layout: Layout, nocase: boolean,
     else if (st.isSymbolicLink()) outcome.status = 'symlink_not_followed';
     else if (!st.isDirectory()) outcome.status = 'not_a_directory';
     if (outcome.status !== 'collected') continue;
+    // Project roots are known only from files already read, after the archive was begun: the
+    // caller removes its .partial when this refuses.
+    if (!run.opts.dryRun) await refuseOutInside(run.opts.out, [{ label: `project root ${f.root}`, path: mapped }], outIgnoresCase(run.opts.platform ?? process.platform));
     const scope = run.scope(
       catalog,
       {

@@ -53,7 +53,7 @@ export class CollectCommand extends Command {
     home: Flags.string({ description: 'a home directory to collect (repeatable); default: every home on this machine', multiple: true }),
     root: Flags.string({ description: 'a mounted disk image: find the homes inside it' }),
     agent: Flags.string({ description: 'only this catalog agent (repeatable)', multiple: true }),
-    out: Flags.string({ description: 'the archive to write; default aitrail-<host>-<UTC time>.zip here' }),
+    out: Flags.string({ description: 'the archive to write, outside every home and project collected; default aitrail-<host>-<UTC time>.zip here' }),
     full: Flags.boolean({ description: 'also collect the excluded directories (package caches, marketplace clones)' }),
     secrets: Flags.string({
       description: 'files matching a secret glob: collect and flag, hash only, or skip (metadata only)',

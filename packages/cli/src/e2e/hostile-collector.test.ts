@@ -115,9 +115,9 @@ describe('aitrail collect on a hostile home', () => {
 });
 
 describe('aitrail collect and an output inside the evidence', () => {
-  // Known broken (reported): DESIGN says collect never writes into a home, but `--out` inside a
-  // home being collected is accepted and the archive is written into the evidence.
-  it.fails('refuses --out inside a home it collects, writing nothing there', async () => {
+  // DESIGN says collect never writes into a home: `--out` inside a home being collected (or
+  // a project root, or COPILOT_HOME) is a usage error, refused before anything is created.
+  it('refuses --out inside a home it collects, writing nothing there', async () => {
     const T = tempDir('out-in-home');
     const home = join(T, 'sean');
     cpSync(join(REPO, 'fixtures/homes/seed-copilot'), home, { recursive: true });
@@ -126,6 +126,7 @@ describe('aitrail collect and an output inside the evidence', () => {
       const run = await runCli(['collect', '--home', home, '--agent', 'copilot-cli', '--out', join(home, '.copilot', 'c.zip')], { timeoutMs: 60_000 });
       expect(stackTraceLines(run.stderr)).toEqual([]);
       expect(run.code).toBe(2);
+      expect(run.stderr.replace(/\s*\n\s*(›\s*)?/g, ' ')).toMatch(/expected a folder outside every home and project collected, found it inside the home/);
       expect(listTree(home)).toEqual(before);
     } finally {
       rmSync(T, { recursive: true, force: true });

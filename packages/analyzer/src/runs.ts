@@ -103,14 +103,20 @@ async function writeRun(path: string, batches: Iterable<TimelineRow[]> | AsyncIt
   }
 }
 
-/** Reads a run in 1 MB chunks, decoding whole lines; `fill()` is the only await. */
+/**
+ * Bytes read from a run at a time. Kept small: every open run holds one chunk's rows decoded
+ * (about four times the bytes in heap), and up to {@link FAN_IN} runs are open at once.
+ */
+const CHUNK = 128 * 1024;
+
+/** Reads a run in {@link CHUNK} pieces, decoding whole lines; `fill()` is the only await. */
 class RunReader {
   rows: TimelineRow[] = [];
   i = 0;
   private rest = '';
   private eof = false;
   private fh: Awaited<ReturnType<typeof open>> | null = null;
-  private readonly buf = Buffer.alloc(1 << 20);
+  private readonly buf = Buffer.alloc(CHUNK);
   private readonly decoder = new TextDecoder('utf-8');
 
   constructor(private readonly path: string) {}

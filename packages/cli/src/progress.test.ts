@@ -50,4 +50,18 @@ describe('createProgress', () => {
     p.stop();
     expect(s.text()).toBe('');
   });
+  it('escapes control sequences from the evidence in log lines and fields, plain and on a terminal', () => {
+    for (const tty of [false, true]) {
+      const s = fakeStream(tty);
+      const p = createProgress({ label: 'collect', stream: s, intervalMs: 0 });
+      p.update({ user: 'se\x1b]0;T\x07an', current: '\u009b2J' });
+      p.log('error: /home/\x1b]0;PWNED\x07dir: permission denied (EACCES)');
+      p.stop();
+      const text = s.text();
+      expect(text).toContain('error: /home/\\x1b]0;PWNED\\x07dir: permission denied (EACCES)');
+      expect(text).toContain('user=se\\x1b]0;T\\x07an current=\\x9b2J');
+      // On a terminal the bar's own cursor codes remain (ESC 7, ESC [?7l ...); the evidence's OSC, BEL and CSI do not.
+      expect(text).not.toMatch(/\x1b\]|[\x07\x9b]/);
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import cliProgress from 'cli-progress';
+import { terminalText } from './terminal-text.js';
 
 /** Fields a progress update may carry; shown as `key=value` in plain mode. */
 export type ProgressFields = Record<string, string | number>;
@@ -26,10 +27,13 @@ export interface ProgressOptions {
   silent?: boolean;
 }
 
+// Fields and log lines may carry names from the evidence (a user, a path): never raw controls.
 function fmt(fields: ProgressFields): string {
-  return Object.entries(fields)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ');
+  return terminalText(
+    Object.entries(fields)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' '),
+  );
 }
 
 /** Create a progress reporter: `update(fields)`, `log(line)`, `stop()`. */
@@ -54,7 +58,7 @@ export function createProgress(opts: ProgressOptions): Progress {
         }
       },
       log(line) {
-        stream.write(`${line}\n`);
+        stream.write(`${terminalText(line)}\n`);
       },
       stop() {
         if (dirty) stream.write(`${opts.label}: ${fmt(fields)}\n`);
@@ -86,7 +90,7 @@ export function createProgress(opts: ProgressOptions): Progress {
     },
     log(line) {
       // Clear the bar's line, print, and let the next render redraw it.
-      stream.write(`\r\x1b[2K${line}\n`);
+      stream.write(`\r\x1b[2K${terminalText(line)}\n`);
       bar.render();
     },
     stop() {

@@ -3,6 +3,7 @@ import { type Catalog, CatalogError, loadCatalogs } from '@aitrail/collector';
 import { Args, type Command, Command as OclifCommand, Flags } from '@oclif/core';
 import { type LoadedPlugin, loadPlugins, PluginError } from '../plugins.js';
 import { createProgress } from '../progress.js';
+import { terminalText } from '../terminal-text.js';
 
 /** Flags shared by `analyze` and `scan`. */
 export const analyzeFlags = {
@@ -19,7 +20,7 @@ export async function loadPluginsOrFail(cmd: Command, specs: string[] | undefine
   try {
     return await loadPlugins(specs);
   } catch (e) {
-    if (e instanceof PluginError) cmd.error(e.message, { exit: 2 });
+    if (e instanceof PluginError) cmd.error(terminalText(e.message), { exit: 2 });
     throw e;
   }
 }
@@ -29,7 +30,7 @@ export function catalogsWithPlugins(cmd: Command, plugins: LoadedPlugin[], files
   try {
     return loadCatalogs({ files, texts: plugins.filter((p) => p.plugin.catalog).map((p) => ({ source: `plugin ${p.spec}`, text: p.plugin.catalog! })) });
   } catch (e) {
-    if (e instanceof CatalogError) cmd.error(e.message, { exit: 2 });
+    if (e instanceof CatalogError) cmd.error(terminalText(e.message), { exit: 2 });
     throw e;
   }
 }
@@ -64,9 +65,9 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
     );
   } catch (e) {
     progress.stop();
-    if (ac.signal.aborted) cmd.error((e as Error).message, { exit: exitOnSignal });
-    if (e instanceof AnalyzeError) cmd.error(e.message, { exit: 2 });
-    cmd.error(`analyze failed: ${(e as Error).message}; outputs already in ${flags.out} were left as they were`, { exit: 1 });
+    if (ac.signal.aborted) cmd.error(terminalText((e as Error).message), { exit: exitOnSignal });
+    if (e instanceof AnalyzeError) cmd.error(terminalText(e.message), { exit: 2 });
+    cmd.error(terminalText(`analyze failed: ${(e as Error).message}; outputs already in ${flags.out} were left as they were`), { exit: 1 });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -74,7 +75,8 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   progress.stop();
   if (!res.integrityOk) process.stderr.write('warning: some members failed the integrity check and were not parsed; see inventory.json collections[].integrity\n');
   if (flags.json) process.stdout.write(`${JSON.stringify({ out: res.out, integrity_ok: res.integrityOk, rows: res.rows, duplicates: res.duplicates, sessions: res.sessions, parse_warnings: res.warnings, summary: res.summary }, null, 2)}\n`);
-  else process.stdout.write(`${formatSummary(res.summary, res.out, { rows: res.rows, duplicates: res.duplicates, warnings: res.warnings, integrityOk: res.integrityOk })}\n`);
+  // The summary names hosts and files from the evidence (warnings go through progress.log, escaped there).
+  else process.stdout.write(`${terminalText(formatSummary(res.summary, res.out, { rows: res.rows, duplicates: res.duplicates, warnings: res.warnings, integrityOk: res.integrityOk }))}\n`);
   return res;
 }
 

@@ -1,12 +1,13 @@
 import { type Catalog, CatalogError, loadCatalogs } from '@aitrail/collector';
 import { Command, Flags } from '@oclif/core';
+import { terminalText } from '../terminal-text.js';
 
 /** Load the built-in catalogs plus --catalog files; a bad catalog is a usage error (exit 2). */
 export function loadCatalogsOrFail(cmd: Command, files: string[] | undefined): Catalog[] {
   try {
     return loadCatalogs({ files: files ?? [] });
   } catch (err) {
-    if (err instanceof CatalogError) cmd.error(err.message, { exit: 2 });
+    if (err instanceof CatalogError) cmd.error(terminalText(err.message), { exit: 2 });
     throw err;
   }
 }
@@ -54,6 +55,7 @@ export class CatalogCommand extends Command {
       );
       lines.push('');
     }
-    process.stdout.write(`${lines.join('\n')}`);
+    // A --catalog file is text someone else may have written.
+    process.stdout.write(terminalText(lines.join('\n')));
   }
 }

@@ -4,6 +4,7 @@ import { type CollectSummary, CollectUsageError, collect, defaultOutName, type M
 import { Command, Flags } from '@oclif/core';
 import { createProgress } from '../progress.js';
 import { catalogsWithPlugins, loadPluginsOrFail } from './analyze.js';
+import { terminalText } from '../terminal-text.js';
 
 /** Bytes for people: 1.2 MB. */
 export function humanBytes(n: number): string {
@@ -104,9 +105,10 @@ export class CollectCommand extends Command {
       );
     } catch (err) {
       progress.stop();
-      if (err instanceof CollectUsageError) this.error(err.message, { exit: 2 });
-      if (ac.signal.aborted) this.error(`${(ac.signal.reason as Error).message}: ${out}.partial removed, no archive written`, { exit: exitOnSignal });
-      this.error(`collect failed: ${(err as Error).message}; no archive was left behind`, { exit: 1 });
+      // Messages may name target paths, whose names are the target's to choose.
+      if (err instanceof CollectUsageError) this.error(terminalText(err.message), { exit: 2 });
+      if (ac.signal.aborted) this.error(terminalText(`${(ac.signal.reason as Error).message}: ${out}.partial removed, no archive written`), { exit: exitOnSignal });
+      this.error(terminalText(`collect failed: ${(err as Error).message}; no archive was left behind`), { exit: 1 });
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -116,7 +118,7 @@ export class CollectCommand extends Command {
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       return;
     }
-    if (summary.rows) process.stdout.write(`${summary.rows.map(dryRunLine).join('\n')}\n\n`);
-    process.stdout.write(formatSummary(summary));
+    if (summary.rows) process.stdout.write(`${terminalText(summary.rows.map(dryRunLine).join('\n'))}\n\n`);
+    process.stdout.write(terminalText(formatSummary(summary)));
   }
 }

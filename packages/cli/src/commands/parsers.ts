@@ -1,6 +1,7 @@
 import { builtInPlugins } from '@aitrail/parsers';
 import { Command, Flags } from '@oclif/core';
 import { loadPluginsOrFail } from './analyze.js';
+import { terminalText } from '../terminal-text.js';
 
 /** `aitrail parsers`: the built-in and plugin parsers with the paths they read. */
 export class ParsersCommand extends Command {
@@ -27,6 +28,7 @@ export class ParsersCommand extends Command {
       for (const pat of p.patterns) lines.push(`    ${pat}`);
     }
     if (list.length === 0) lines.push('No parsers registered.');
-    process.stdout.write(`${lines.join('\n')}\n`);
+    // Plugin names and patterns are a third party's text.
+    process.stdout.write(`${terminalText(lines.join('\n'))}\n`);
   }
 }

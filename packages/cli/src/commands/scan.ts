@@ -5,6 +5,7 @@ import { CollectUsageError, collect } from '@aitrail/collector';
 import { Command, Flags } from '@oclif/core';
 import { createProgress } from '../progress.js';
 import { analyzeFlags, catalogsWithPlugins, loadPluginsOrFail, runAnalysis } from './analyze.js';
+import { terminalText } from '../terminal-text.js';
 
 /** `aitrail scan`: collect this machine (or named homes) and analyze it in one go. */
 export class ScanCommand extends Command {
@@ -30,11 +31,11 @@ export class ScanCommand extends Command {
       );
     } catch (e) {
       progress.stop();
-      if (e instanceof CollectUsageError) this.error(e.message, { exit: 2 });
-      this.error(`scan: collect failed: ${(e as Error).message}; nothing was analyzed`, { exit: 1 });
+      if (e instanceof CollectUsageError) this.error(terminalText(e.message), { exit: 2 });
+      this.error(terminalText(`scan: collect failed: ${(e as Error).message}; nothing was analyzed`), { exit: 1 });
     }
     progress.stop();
-    process.stderr.write(`collected ${zip}\n`);
+    process.stderr.write(`${terminalText(`collected ${zip}`)}\n`);
     await runAnalysis(this, [zip], flags, plugins, catalogs);
   }
 }

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { verifyArchive } from '@aitrail/collector';
 import { Args, Command, Flags } from '@oclif/core';
+import { terminalText } from '../terminal-text.js';
 
 /** `aitrail verify ARCHIVE`: re-hash every member against the manifest; exit 1 on any finding. */
 export class VerifyCommand extends Command {
@@ -13,12 +14,12 @@ export class VerifyCommand extends Command {
   override async run(): Promise<void> {
     const { args, flags } = await this.parse(VerifyCommand);
     const st = await stat(args.archive).catch(() => undefined);
-    if (!st?.isFile()) this.error(`${args.archive}: expected a collection zip file, found none; check the path`, { exit: 2 });
+    if (!st?.isFile()) this.error(terminalText(`${args.archive}: expected a collection zip file, found none; check the path`), { exit: 2 });
     let report: Awaited<ReturnType<typeof verifyArchive>>;
     try {
       report = await verifyArchive(args.archive);
     } catch (err) {
-      this.error(`${(err as Error).message}`, { exit: 2 });
+      this.error(terminalText((err as Error).message), { exit: 2 });
     }
     if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else {
@@ -33,7 +34,8 @@ export class VerifyCommand extends Command {
       for (const m of report.extra) out.push(`  EXTRA ${m}: in the archive, not in the manifest`);
       for (const p of report.problems) out.push(`  PROBLEM ${p}`);
       if (report.sidecar.status === 'mismatch') out.push(`  SIDECAR ${report.archive}.sha256 says ${report.sidecar.expected}`);
-      process.stdout.write(`${out.join('\n')}\n`);
+      // Member names and manifest lines come from the archive: never raw controls on a terminal.
+      process.stdout.write(`${terminalText(out.join('\n'))}\n`);
     }
     if (!report.ok) this.exit(1);
   }

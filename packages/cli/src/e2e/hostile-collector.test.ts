@@ -198,9 +198,9 @@ describe.runIf(isRoot)('aitrail collect as an unprivileged user (root reads ever
 });
 
 describe.runIf(isRoot)('aitrail collect and terminal control sequences in target file names', () => {
-  // Known broken (reported): an error line names the path as found, so a directory named with
-  // ESC ] 0 ; … BEL sets the operator's terminal title (or worse) during collect.
-  it.fails('prints an unreadable directory whose name holds ESC and BEL escaped, not raw', async () => {
+  // An error line names the path as found: a directory named with ESC ] 0 ; … BEL once set the
+  // operator's terminal title (or worse) during collect. Now escaped as \xNN.
+  it('prints an unreadable directory whose name holds ESC and BEL escaped, not raw', async () => {
     const T = tempDir('esc-collect');
     try {
       chmodSync(T, 0o755);
@@ -214,6 +214,7 @@ describe.runIf(isRoot)('aitrail collect and terminal control sequences in target
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toMatch(/EACCES/);
       expect(/[\x1b\x07]/.test(run.stderr + run.stdout)).toBe(false);
+      expect(run.stderr).toContain('\\x1b]0;PWNED\\x07dir');
     } finally {
       execFileSync('chmod', ['-R', 'u+rwx', T]);
       rmSync(T, { recursive: true, force: true });

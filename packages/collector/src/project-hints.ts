@@ -1,7 +1,7 @@
-import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import type { ProjectHint } from './catalog.js';
-import { SAFE_OPEN_FLAGS } from './read-file.js';
+import { openEvidence } from './read-file.js';
 
 /** How much of a json/yaml hint file is read: a `.claude.json` with legacy history runs to tens of MB. */
 export const HINT_MAX_DOC_BYTES = 64 * 1024 * 1024;
@@ -23,9 +23,9 @@ export interface HintRead {
  * is bigger (nothing is read then), undefined when it cannot be opened.
  */
 export async function readBounded(fsPath: Buffer | string, maxBytes: number): Promise<{ text?: string; tooLarge?: number } | undefined> {
-  let fh: Awaited<ReturnType<typeof open>> | undefined;
+  let fh: FileHandle | undefined;
   try {
-    fh = await open(fsPath, SAFE_OPEN_FLAGS);
+    fh = await openEvidence(fsPath);
     const size = Number((await fh.stat()).size);
     if (size > maxBytes) return { tooLarge: size };
     // Allocated to the size seen, not to the bound: a file that grew meanwhile is cut there.
@@ -55,9 +55,9 @@ export async function forEachLine(
   maxLineBytes: number,
   onLine: (line: string) => void,
 ): Promise<{ lines: number; overlong: number } | undefined> {
-  let fh: Awaited<ReturnType<typeof open>> | undefined;
+  let fh: FileHandle | undefined;
   try {
-    fh = await open(fsPath, SAFE_OPEN_FLAGS);
+    fh = await openEvidence(fsPath);
   } catch {
     return undefined;
   }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, lstatSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, constants, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRegularFile } from './read-file.js';
+import { openEvidence, readRegularFile, SAFE_OPEN_FLAGS } from './read-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'aitrail-read-'));
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -56,4 +57,44 @@ describe('readRegularFile', () => {
     expect(r.warning).toMatch(/replaced after listing/);
     expect(r.sha256).toBe(sha('new'));
   });
+  it.runIf(process.platform === 'linux')('leaves atime as it was (O_NOATIME), where a plain read would update it', async (ctx) => {
+    // atime older than mtime: under relatime (and strictatime) the next plain read updates atime.
+    const old = new Date('2020-01-01T00:00:00Z');
+    const setUp = (name: string) => {
+      const p = join(dir, name);
+      writeFileSync(p, 'evidence\n');
+      utimesSync(p, old, new Date('2021-01-01T00:00:00Z'));
+      return p;
+    };
+    const control = setUp('atime-control.txt');
+    readFileSync(control);
+    if (statSync(control).atimeMs === old.getTime()) ctx.skip('this file system does not update atime on read (noatime?): nothing to prove here');
+    const p = setUp('atime.txt');
+    const r = await readRegularFile(p, lstatSync(p, { bigint: true }), undefined);
+    expect(r).toEqual({ sha256: sha('evidence\n'), bytesRead: 9 });
+    expect(statSync(p).atime.toISOString()).toBe(old.toISOString());
+  });
+  it.runIf(process.platform === 'linux')('retries without O_NOATIME when the kernel refuses it (EPERM: not the owner, no CAP_FOWNER)', async () => {
+    const p = join(dir, 'not-mine.txt');
+    writeFileSync(p, 'x');
+    const tried: number[] = [];
+    const strict = async (q: Buffer | string, flags: number) => {
+      tried.push(flags);
+      if (flags & constants.O_NOATIME) throw Object.assign(new Error('EPERM: operation not permitted'), { code: 'EPERM' });
+      return open(q, flags);
+    };
+    const fh = await openEvidence(p, strict);
+    expect((await fh.readFile()).toString()).toBe('x');
+    await fh.close();
+    expect(tried).toEqual([SAFE_OPEN_FLAGS | constants.O_NOATIME, SAFE_OPEN_FLAGS]);
+    // Any other refusal is the file's own (a missing file): reported, not retried.
+    const flags: number[] = [];
+    const recording = (q: Buffer | string, f: number) => {
+      flags.push(f);
+      return open(q, f);
+    };
+    await expect(openEvidence(join(dir, 'missing.txt'), recording)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(flags).toEqual([SAFE_OPEN_FLAGS | constants.O_NOATIME]);
+  });
 });
+

@@ -1,10 +1,30 @@
 import { createHash } from 'node:crypto';
 import { type BigIntStats, constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { Transform, type TransformCallback } from 'node:stream';
 
 /** Open flags: read-only, never through a link, never block on a FIFO swapped in after lstat. */
 export const SAFE_OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** Linux's O_NOATIME (0 elsewhere): the read then leaves the target's atime as it was. */
+export const NOATIME_FLAG = process.platform === 'linux' ? (constants.O_NOATIME ?? 0) : 0;
+
+/**
+ * Open a target file with {@link SAFE_OPEN_FLAGS}, first adding O_NOATIME so the collector's own
+ * read does not update atime (relatime would); the kernel grants O_NOATIME only to the file's
+ * owner or CAP_FOWNER, so on EPERM the open is retried without it, and atime may then change.
+ * `openFile` is for tests (an open that refuses O_NOATIME as the kernel would).
+ */
+export async function openEvidence(fsPath: Buffer | string, openFile: (p: Buffer | string, flags: number) => Promise<FileHandle> = open): Promise<FileHandle> {
+  if (NOATIME_FLAG !== 0) {
+    try {
+      return await openFile(fsPath, SAFE_OPEN_FLAGS | NOATIME_FLAG);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
+    }
+  }
+  return openFile(fsPath, SAFE_OPEN_FLAGS);
+}
 
 /** What reading one regular file gave. */
 export interface ReadResult {
@@ -43,9 +63,9 @@ export async function readRegularFile(
   before: BigIntStats,
   sink: ((stream: Transform) => Promise<void>) | undefined,
 ): Promise<ReadResult> {
-  let fh: Awaited<ReturnType<typeof open>>;
+  let fh: FileHandle;
   try {
-    fh = await open(fsPath, SAFE_OPEN_FLAGS);
+    fh = await openEvidence(fsPath);
   } catch (err) {
     return { error: openErrorReason(err as NodeJS.ErrnoException), sha256: '', bytesRead: 0 };
   }

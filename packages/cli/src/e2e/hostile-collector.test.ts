@@ -188,6 +188,7 @@ describe.runIf(isRoot)('aitrail collect as an unprivileged user (root reads ever
       const dir = m.rows.find((r) => r.rel === '.copilot/session-state/5e55a0a1-0000-4000-8000-0000000000cc');
       expect(dir).toMatchObject({ status: 'error' });
       expect(dir!.reason).toMatch(/EACCES/);
+      // A root-owned file read as uid 65534: the kernel refuses O_NOATIME (EPERM), the retry reads it.
       expect(m.rows.find((r) => r.rel === `.copilot/session-state/${SID}/events.jsonl`)).toMatchObject({ status: 'collected' });
       // The error message names the file, never its content.
       expect(run.stderr + run.stdout).not.toContain('"commandHistory"');
@@ -367,7 +368,7 @@ describe('aitrail collect while files change under it', () => {
     }
   }, 90_000);
 
-  it('records atime as it was before the read (Linux relatime would update it on this read)', async () => {
+  it('records atime as it was before the read, and leaves it so (O_NOATIME; relatime would update it on a plain read)', async () => {
     const T = tempDir('atime');
     const p = join(T, 'sean/.copilot/command-history-state.json');
     mkdirSync(join(T, 'sean/.copilot'), { recursive: true });
@@ -379,6 +380,13 @@ describe('aitrail collect while files change under it', () => {
       expect(run.code, run.stderr).toBe(0);
       const r = (await manifestOf(join(T, 'c.zip'))).rows.find((x) => x.rel === '.copilot/command-history-state.json');
       expect(r).toMatchObject({ status: 'collected', atime: '2020-01-01T00:00:00.000Z', mtime: '2021-01-01T00:00:00.000Z' });
+      if (process.platform === 'linux') {
+        // The collector's own read (O_NOATIME, as root or the owner) left atime alone ...
+        expect(statSync(p).atime.toISOString()).toBe('2020-01-01T00:00:00.000Z');
+        // ... where a plain read updates it on this file system (else the line above proves nothing).
+        readFileSync(p);
+        expect(statSync(p).atime.toISOString(), 'this file system does not update atime on read (noatime?)').not.toBe('2020-01-01T00:00:00.000Z');
+      }
     } finally {
       rmSync(T, { recursive: true, force: true });
     }

@@ -89,6 +89,21 @@ describe('findCredentials', () => {
     expect(found.map((f) => f.kind)).toEqual(['slack_token', 'google_api_key', 'anthropic_api_key']);
   });
 
+  it('reports a value repeated on one line once, and two different values of one kind twice', () => {
+    const prompt = JSON.stringify({ type: 'user.message', data: { content: `token ${T.ghp}`, transformedContent: `<current_datetime/>\ntoken ${T.ghp}` } });
+    expect(findCredentials(prompt, 3)).toEqual([{ line: 3, kind: 'github_token', preview: 'ghp_…' }]);
+    expect(findCredentials(`${T.ghp} ${T.gho} ${T.ghp.replace('a', 'z')}`, 1).map((f) => f.kind)).toEqual(['github_token', 'github_oauth_token', 'github_token']);
+  });
+
+  it('checks the left boundary as a lookbehind would, retrying one character on', () => {
+    expect(findCredentials(`x${T.ghp} y${T.aws}`, 1)).toEqual([]);
+    expect(findCredentials(`xghp_${T.ghp}`, 1)).toEqual([]);
+    expect(findCredentials(`sk-sk-${'A'.repeat(30)}`, 1)).toEqual([{ line: 1, kind: 'openai_api_key', preview: 'sk-s…' }]);
+    expect(findCredentials(`-${T.ghp}`, 1)).toEqual([]);
+    expect(findCredentials(`"\\t${T.ghp}" =${T.ghp}`, 1)).toEqual([{ line: 1, kind: 'github_token', preview: 'ghp_…' }]);
+    expect(findCredentials(`xBearer ${T.bearer} (Bearer ${T.bearer})`, 1)).toEqual([{ line: 1, kind: 'bearer_token', preview: 'eyJh…' }]);
+  });
+
   it('ignores look-alikes: too short, too long, inside identifiers, hashes and UUIDs', () => {
     const negatives = [
       `ghp_${rep('a1', 35)}`, // 35 characters

@@ -21,6 +21,7 @@ export type RowTag =
   | 'permission_mode'
   | 'permission_setting' // a standing grant from a config file
   | 'signed_in'
+  | 'repeat' // this row repeats an earlier row of the same source file; it may join a cluster that holds a row from its own file
   | (string & {});
 
 /** One timeline row: exactly the seed's columns, plus an optional tag. */

@@ -89,6 +89,65 @@ describe('session-store.db parser', () => {
     ]);
   });
 
+  const TURNS = 'CREATE TABLE turns (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT, turn_index INTEGER, user_message TEXT, assistant_response TEXT, timestamp TEXT);';
+  const turnsSql = (rows: [string, number, string, string | null, string][]) =>
+    `${TURNS} INSERT INTO turns (session_id, turn_index, user_message, assistant_response, timestamp) VALUES ${rows.map((r) => `(${r.map((v) => (v === null ? 'NULL' : `'${v}'`)).join(', ')})`).join(', ')};`;
+  const tagged = async (home: string) => (await parse(home)).rows.map((r) => [r.session_id, r.source_line, r.turn_type, r.text, r.tag ?? '']);
+
+  it("tags `repeat` on the seed's Linux round: the complete row written again, and the complete row after its prompt-only row", async () => {
+    // Seed, session-store.db: session 1 (0,p1,r1) (1,p2,null) (2,p1,r1) (3,p2,r2); session 2 (0,p1,null) (1,p1,r1).
+    const home = storeHome(
+      turnsSql([
+        ['s1', 0, 'p1', 'r1', '2026-10-01T21:05:34.927Z'],
+        ['s1', 1, 'p2', null, '2026-10-01T21:08:11.565Z'],
+        ['s1', 2, 'p1', 'r1', '2026-10-01T21:08:12.119Z'],
+        ['s1', 3, 'p2', 'r2', '2026-10-01T21:16:01.831Z'],
+        ['s2', 0, 'q1', null, '2026-10-01T21:18:16.638Z'],
+        ['s2', 1, 'q1', 'q1 reply', '2026-10-01T21:19:27.956Z'],
+      ]),
+    );
+    expect(await tagged(home)).toEqual([
+      ['s1', 1, 'user', 'p1', ''],
+      ['s1', 1, 'assistant', 'r1', ''],
+      ['s1', 2, 'user', 'p2', ''],
+      ['s1', 3, 'user', 'p1', 'repeat'],
+      ['s1', 3, 'assistant', 'r1', 'repeat'],
+      ['s1', 4, 'user', 'p2', 'repeat'],
+      ['s1', 4, 'assistant', 'r2', ''],
+      ['s2', 5, 'user', 'q1', ''],
+      ['s2', 6, 'user', 'q1', 'repeat'],
+      ['s2', 6, 'assistant', 'q1 reply', ''],
+    ]);
+  });
+
+  it('does not tag a prompt typed twice with a different reply, a new prompt-only row after a complete one, or another session', async () => {
+    const home = storeHome(
+      turnsSql([
+        ['s1', 0, 'continue', 'A', '2026-10-01T10:00:00.000Z'],
+        ['s1', 1, 'continue', 'B', '2026-10-01T10:05:00.000Z'],
+        ['s1', 2, 'continue', null, '2026-10-01T10:06:00.000Z'],
+        ['s1', 3, 'continue', null, '2026-10-01T10:07:00.000Z'],
+        ['s1', 4, 'continue', 'C', '2026-10-01T10:08:00.000Z'],
+        ['s2', 0, 'continue', 'A', '2026-10-01T11:00:00.000Z'],
+        ['s1', 5, 'other', 'A', '2026-10-01T11:01:00.000Z'],
+      ]),
+    );
+    expect(await tagged(home)).toEqual([
+      ['s1', 1, 'user', 'continue', ''],
+      ['s1', 1, 'assistant', 'A', ''],
+      ['s1', 2, 'user', 'continue', ''],
+      ['s1', 2, 'assistant', 'B', ''],
+      ['s1', 3, 'user', 'continue', ''], // a new turn: the earlier ones are complete
+      ['s1', 4, 'user', 'continue', 'repeat'], // the same open turn, written again
+      ['s1', 5, 'user', 'continue', 'repeat'], // its complete row
+      ['s1', 5, 'assistant', 'C', ''],
+      ['s2', 6, 'user', 'continue', ''],
+      ['s2', 6, 'assistant', 'A', ''],
+      ['s1', 7, 'user', 'other', ''],
+      ['s1', 7, 'assistant', 'A', ''], // the same reply to another prompt is its own turn
+    ]);
+  });
+
   it('gives a sessions row only for a non-empty summary, and cwd/branch/name facts', async () => {
     const home = storeHome(`${SESSIONS} INSERT INTO sessions VALUES ('s2', '/q', NULL, NULL, NULL, NULL, '2026-01-02T00:00:00Z', NULL);`);
     const { rows, facts } = await parse(home);

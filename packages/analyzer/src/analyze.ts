@@ -6,7 +6,7 @@ import { type AgentPlugin, builtInPlugins, type ParseContext, type Parser, type 
 import { type Input, makeArtifact, parseableRows, planUnits, type Unit } from './artifacts.js';
 import { type DedupRecord, dedupRows } from './dedup.js';
 import { FactStore, sessionKey } from './facts.js';
-import { checkIntegrity, type IntegrityResult } from './integrity.js';
+import { checkIntegrity, credentialNotice, type IntegrityResult } from './integrity.js';
 import { type CollectionEntry, InventoryBuilder } from './inventory.js';
 import { writeOutputs, type OutputPaths } from './outputs.js';
 import { DEFAULT_RUN_LIMITS, type RunLimits, RunSpiller, type TimelineRow } from './runs.js';
@@ -123,6 +123,8 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       integrity.push(r);
       for (const p of [...r.mismatched, ...r.missing, ...r.unreadable]) ev.warn?.(`${input.src.label}: ${p.problem}: ${p.detail}; not parsed`);
       for (const p of r.extra) ev.warn?.(`${input.src.label}: extra: ${p.detail}`);
+      const notice = credentialNotice(r.credentials);
+      if (notice) ev.warn?.(`${input.src.label}: ${notice}`);
     }
     const intact = integrity.every((r) => r.ok);
     if (opts.strict && !intact) {
@@ -135,6 +137,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     const roots = (agent: string) => opts.catalogRoots?.get(agent);
     const offered = inputs.map((input, i) => {
       inv.addManifest(input.host, input.src.manifest, roots);
+      inv.addCredentialFindings(input.host, integrity[i].credentials);
       const { rows, refused } = parseableRows(input.src, integrity[i].failed);
       for (const { row, reason } of refused) inv.agent(input.host, row.user, row.agent).not_parsed.push({ file: row.archive_path, reason });
       return { input, rows };

@@ -1,5 +1,5 @@
 import type { ManifestRow } from '@aitrail/collector';
-import type { IntegrityProblem } from './integrity.js';
+import type { CredentialScanSummary, IntegrityProblem, MemberFinding } from './integrity.js';
 import type { SessionRecord } from './sessions.js';
 
 /** A parse warning as inventory.json lists it. */
@@ -26,6 +26,19 @@ export interface AgentInventory {
   not_parsed: { file: string; reason: string }[];
   parse_warnings: ParseWarning[];
   parse_warnings_total: number;
+  /** Non-secret collected files the credential scan read whole. */
+  credential_scanned_files: number;
+  credential_findings: CredentialFindingEntry[];
+  /** Findings seen, listed or not. */
+  credential_findings_total: number;
+  /** Findings seen but not listed (past the per-file or per-input cap). */
+  credential_findings_truncated: number;
+}
+
+/** A credential found in a non-secret file (inventory.json `credential_findings[]`): never the value. */
+export interface CredentialFindingEntry extends MemberFinding {
+  /** Archive path, as `source_file` in the timeline. */
+  file: string;
 }
 
 /** One home (inventory.json `homes[]`). */
@@ -76,7 +89,7 @@ export class InventoryBuilder {
     if (!h.home && home) h.home = home;
     let a = h.agents.get(agent);
     if (!a) {
-      a = { agent, artifacts: 0, bytes: 0, parsed_artifacts: 0, manifest_status: {}, rows: 0, sessions: 0, synced_sessions: 0, projects: [], scratch_directories: [], secret_files: [], not_parsed: [], parse_warnings: [], parse_warnings_total: 0, home: '', projectSet: new Set(), scratchSet: new Set(), roots: new Set() };
+      a = { agent, artifacts: 0, bytes: 0, parsed_artifacts: 0, manifest_status: {}, rows: 0, sessions: 0, synced_sessions: 0, projects: [], scratch_directories: [], secret_files: [], not_parsed: [], parse_warnings: [], parse_warnings_total: 0, credential_scanned_files: 0, credential_findings: [], credential_findings_total: 0, credential_findings_truncated: 0, home: '', projectSet: new Set(), scratchSet: new Set(), roots: new Set() };
       h.agents.set(agent, a);
     }
     if (!a.home && home && home !== '') a.home = home;
@@ -97,6 +110,17 @@ export class InventoryBuilder {
         const roots = catalogRoots(r.agent) ?? [guessRoot(r.rel)];
         for (const root of roots) if (root) a.roots.add(root);
       }
+    }
+  }
+
+  /** The credential findings of one input's integrity pass, filed under each member's home and agent. */
+  addCredentialFindings(host: string, c: CredentialScanSummary): void {
+    for (const m of c.scanned) {
+      const a = this.agent(host, m.row.user, m.row.agent);
+      a.credential_scanned_files++;
+      a.credential_findings_total += m.total;
+      a.credential_findings_truncated += m.total - m.findings.length;
+      for (const f of m.findings) a.credential_findings.push({ file: m.row.archive_path, line: f.line, kind: f.kind, preview: f.preview });
     }
   }
 
@@ -133,6 +157,8 @@ export class InventoryBuilder {
         for (const p of a.projectSet) if (insideRoots(p, home, a.roots)) a.scratchSet.add(p);
         for (const p of a.scratchSet) if (insideRoots(p, home, a.roots)) a.projectSet.delete(p);
         for (const p of a.projectSet) a.scratchSet.delete(p);
+        // File order, then line order within a file (stable), whatever the manifest's order.
+        a.credential_findings.sort((x, y) => cmp(x.file, y.file));
         const { home: _h, projectSet, scratchSet, roots: _r, ...rest } = a;
         agents.push({ ...rest, projects: [...projectSet].sort(), scratch_directories: [...scratchSet].sort() });
       }
@@ -178,6 +204,18 @@ export function insideRoots(path: string, home: string, roots: Iterable<string>)
     if (p === r || p.startsWith(r + '/')) return true;
   }
   return false;
+}
+
+/** Inventory totals of the credential scan, over every home and agent. */
+export function credentialTotals(homes: HomeInventory[]): { credential_scanned_files: number; credential_findings: number } {
+  const t = { credential_scanned_files: 0, credential_findings: 0 };
+  for (const h of homes) {
+    for (const a of h.agents) {
+      t.credential_scanned_files += a.credential_scanned_files;
+      t.credential_findings += a.credential_findings_total;
+    }
+  }
+  return t;
 }
 
 function cmp(a: string, b: string): number {

@@ -4,7 +4,7 @@ import { AtomicFile, writeFileAtomic } from './atomic.js';
 import { CSV_BOM, csvLine, TIMELINE_COLUMNS } from './csv.js';
 import type { DedupDrop } from './dedup.js';
 import { type FactStore, fillFromFacts, sessionKey } from './facts.js';
-import type { CollectionEntry, InventoryBuilder } from './inventory.js';
+import { type CollectionEntry, credentialTotals, type InventoryBuilder } from './inventory.js';
 import { mergeRuns, type TimelineRow } from './runs.js';
 import { SessionAccumulator, type SessionRecord } from './sessions.js';
 import type { KeptCounts } from './summary.js';
@@ -144,7 +144,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
 
   const homes = w.inv.finish(recs);
   let warnings = 0;
-  const totals = { hosts: new Set(w.collections.map((c) => c.host)).size, homes: homes.length, artifacts: 0, bytes: 0, parsed_artifacts: 0, rows, duplicates: droppedOrder.length, sessions: recs.length, synced_sessions: 0, projects: 0, scratch_directories: 0, secret_files: 0, parse_warnings: 0, integrity_ok: w.collections.every((c) => c.integrity.ok) };
+  const totals = { hosts: new Set(w.collections.map((c) => c.host)).size, homes: homes.length, artifacts: 0, bytes: 0, parsed_artifacts: 0, rows, duplicates: droppedOrder.length, sessions: recs.length, synced_sessions: 0, projects: 0, scratch_directories: 0, secret_files: 0, parse_warnings: 0, ...credentialTotals(homes), integrity_ok: w.collections.every((c) => c.integrity.ok) };
   for (const h of homes) {
     for (const a of h.agents) {
       totals.artifacts += a.artifacts;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type DedupRecord, dedupRows } from './dedup.js';
+import { type DedupDrop, type DedupRecord, dedupRows } from './dedup.js';
 
 const S = '5e55a0a1-0000-4000-8000-000000000001';
 const ms = (t: string) => Date.parse(t);
@@ -166,5 +166,118 @@ describe('dedupRows at scale (the "continue" shape, smaller)', () => {
     const d = dedupRows(rows);
     expect(d.size).toBe(n);
     expect(new Set([...d.values()].map((x) => x.kept)).size).toBe(n);
+  });
+});
+
+describe("dedupRows with the store's `repeat` rows (seed: the Linux round's turns)", () => {
+  // Store rows and times as the seed gives them; the log's times are picked to fit its account
+  // (the complete row 4 ms after prompt 2, the prompt-only rows 58 to 157 s after their prompt).
+  const S1 = 'linux-session-1';
+  const S2 = 'linux-session-2';
+  const DB = 'homes/u/.copilot/session-store.db';
+  const t = (hms: string) => ms(`2026-10-01T${hms}Z`);
+  const log = [
+    rec('line p1', { key: 'user|p1', session: S1, file: 'ev1', time: t('21:03:00.000') }),
+    rec('line r1', { key: 'assistant|r1', session: S1, file: 'ev1', time: t('21:05:00.000') }),
+    rec('line p2', { key: 'user|p2', session: S1, file: 'ev1', time: t('21:05:34.923') }),
+    rec('line r2', { key: 'assistant|r2', session: S1, file: 'ev1', time: t('21:15:50.000') }),
+    rec('line q1', { key: 'user|q1', session: S2, file: 'ev2', time: t('21:16:40.000') }),
+    rec('line qr', { key: 'assistant|qr', session: S2, file: 'ev2', time: t('21:19:20.000') }),
+  ];
+  const db = (name: string, key: string, session: string, hms: string, repeat = false) =>
+    rec(name, { key, session, file: DB, time: t(hms), secondary: true, toleranceSeconds: 3600, ...(repeat ? { repeat } : {}) });
+  const store = [
+    db('turns 0 p1', 'user|p1', S1, '21:05:34.927'),
+    db('turns 0 r1', 'assistant|r1', S1, '21:05:34.927'),
+    db('turns 1 p2', 'user|p2', S1, '21:08:11.565'),
+    db('turns 2 p1', 'user|p1', S1, '21:08:12.119', true),
+    db('turns 2 r1', 'assistant|r1', S1, '21:08:12.119', true),
+    db('turns 3 p2', 'user|p2', S1, '21:16:01.831', true),
+    db('turns 3 r2', 'assistant|r2', S1, '21:16:01.831'),
+    db('s2 turns 0 q1', 'user|q1', S2, '21:18:16.638'),
+    db('s2 turns 1 q1', 'user|q1', S2, '21:19:27.956', true),
+    db('s2 turns 1 qr', 'assistant|qr', S2, '21:19:27.956'),
+  ];
+  const names = new Map([...log, ...store].map((r) => [r.ord, r.name]));
+  const show = (d: Map<number, DedupDrop>) => [...d].map(([o, x]) => `${names.get(o)} -> kept ${names.get(x.kept)}, paired ${names.get(x.paired)}`).sort();
+
+  it('with the log present every store copy drops; a repeat pairs with the earlier row of its own file', () => {
+    expect(show(dedupRows([...log, ...store]))).toEqual([
+      's2 turns 0 q1 -> kept line q1, paired line q1',
+      's2 turns 1 q1 -> kept line q1, paired s2 turns 0 q1',
+      's2 turns 1 qr -> kept line qr, paired line qr',
+      'turns 0 p1 -> kept line p1, paired line p1',
+      'turns 0 r1 -> kept line r1, paired line r1',
+      'turns 1 p2 -> kept line p2, paired line p2',
+      'turns 2 p1 -> kept line p1, paired turns 0 p1',
+      'turns 2 r1 -> kept line r1, paired turns 0 r1',
+      'turns 3 p2 -> kept line p2, paired turns 1 p2',
+      'turns 3 r2 -> kept line r2, paired line r2',
+    ]);
+  });
+
+  it('with the log deleted one copy of each prompt and reply is kept and the repeats drop onto it', () => {
+    const d = dedupRows(store);
+    expect(show(d)).toEqual([
+      's2 turns 1 q1 -> kept s2 turns 0 q1, paired s2 turns 0 q1',
+      'turns 2 p1 -> kept turns 0 p1, paired turns 0 p1',
+      'turns 2 r1 -> kept turns 0 r1, paired turns 0 r1',
+      'turns 3 p2 -> kept turns 1 p2, paired turns 1 p2',
+    ]);
+    expect(store.filter((r) => !d.has(r.ord)).map((r) => r.key)).toEqual(['user|p1', 'assistant|r1', 'user|p2', 'assistant|r2', 'user|q1', 'assistant|qr']);
+  });
+
+  it('is independent of the input order', () => {
+    const all = [...log, ...store];
+    const sorted = (d: Map<number, DedupDrop>) => [...d].sort((a, b) => a[0] - b[0]);
+    expect(sorted(dedupRows([...all].reverse()))).toEqual(sorted(dedupRows(all)));
+  });
+
+  it('keeps a prompt typed twice with a different reply (the parser tags neither)', () => {
+    const a = db('continue A', 'user|continue', S1, '10:00:00.000');
+    const b = db('continue B', 'user|continue', S1, '10:05:00.000');
+    expect(dedupRows([a, b]).size).toBe(0);
+  });
+});
+
+describe('dedupRows: what a repeat may and may not join', () => {
+  const P = (over: Partial<DedupRecord>) => rec('p', { key: 'k', file: 'ev', time: 0, ...over });
+  const R = (over: Partial<DedupRecord>) => rec('r', { key: 'k', file: 'db', time: 0, secondary: true, toleranceSeconds: 60, repeat: true, ...over });
+
+  it('joins its original beyond the tolerance and before it in time (repeats are taken last)', () => {
+    const orig = R({ time: 0, repeat: false });
+    const far = R({ time: 9_000_000 });
+    const early = R({ time: -5000 });
+    const d = dedupRows([far, early, orig]);
+    expect(d.get(far.ord)).toEqual({ kept: orig.ord, paired: orig.ord });
+    expect(d.get(early.ord)).toEqual({ kept: orig.ord, paired: orig.ord });
+    expect(d.has(orig.ord)).toBe(false);
+  });
+
+  it('never joins another session, and takes nothing from the others: a later copy still pairs with the primary', () => {
+    const p = P({ session: 'A', time: 0 });
+    const other = R({ session: 'B', time: 10 });
+    expect(dedupRows([p, other]).has(other.ord)).toBe(false);
+    const rep = R({ session: 'A', time: 10 });
+    const snap = R({ session: 'A', time: 1000, file: 'snap', repeat: false });
+    const d = dedupRows([p, rep, snap]);
+    expect(d.get(snap.ord)).toEqual({ kept: p.ord, paired: p.ord });
+    expect(d.get(rep.ord)).toEqual({ kept: p.ord, paired: p.ord });
+  });
+
+  it('an undated repeat joins like an undated row, its own file allowed', () => {
+    const orig = R({ time: null, repeat: false });
+    const rep = R({ time: null });
+    expect(dedupRows([orig, rep]).get(rep.ord)).toEqual({ kept: orig.ord, paired: orig.ord });
+  });
+
+  it('100,000 repeats of one text stay O(n log n)', () => {
+    const rows: DedupRecord[] = [{ ord: 0, key: 'continue', session: 'S', time: 0, file: 'ev', secondary: false, toleranceSeconds: 0 }];
+    for (let i = 1; i <= 100_000; i++) rows.push({ ord: i, key: 'continue', session: 'S', time: i * 10, file: 'db', secondary: true, toleranceSeconds: 3600, repeat: i > 1 });
+    const started = Date.now();
+    const d = dedupRows(rows);
+    expect(d.size).toBe(100_000);
+    expect(d.get(50_000)).toEqual({ kept: 0, paired: 1 });
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 });

@@ -18,6 +18,12 @@
  *   copy; a later dated copy has lost the one-to-one match with the anchor and pairs with the
  *   cluster's dated copy nearest in time to it (the seed: the turns row 0 prompt "collapses onto
  *   the snapshot's copy").
+ * - A secondary `repeat` record (the parser's tag: a copy of an earlier row of its own file) is
+ *   taken after every other one, so its original already sits in a cluster. It joins the cluster
+ *   of its key nearest in time, with no tolerance and even one holding its own file (never
+ *   another session's): dated clusters first, then undated ones as an undated record would. It
+ *   pairs with the cluster's row from its own file, else the kept row, and leaves the cluster as
+ *   it was, so repeats change nothing for the others. One with no cluster anchors one.
  * Each search is a binary search plus skip pointers over clusters already holding the same file,
  * so the whole is O(n log n) whatever the share of one text.
  */
@@ -37,6 +43,8 @@ export interface DedupRecord {
   secondary: boolean;
   /** For a secondary row: how far in time (seconds) its primary may be. */
   toleranceSeconds: number;
+  /** A secondary row tagged `repeat`: it may join a cluster holding a row of its own file. */
+  repeat?: boolean;
 }
 
 /** What happened to one dropped row. */
@@ -54,7 +62,8 @@ interface Cluster {
   files: string[];
   /** The anchor has been paired with a dated copy. */
   anchorTaken: boolean;
-  datedCopies: DedupRecord[] | null;
+  /** Joined rows other than repeats: at most one per file. */
+  copies: DedupRecord[] | null;
 }
 
 /** Clusters sorted by anchor time (dated) or creation (undated), with skip pointers per file. */
@@ -90,13 +99,13 @@ class View {
   }
 
   /**
-   * Nearest usable cluster walking from `i` in `dir`: free of `file`, session-compatible, and
-   * (when `limit` is given) with |time - t| <= limit.
+   * Nearest usable cluster walking from `i` in `dir`: free of `file` (unless `r` is a repeat),
+   * session-compatible, and (when `limit` is given) with |time - t| <= limit.
    */
   find(i: number, dir: 1 | -1, r: DedupRecord, t: number | null, limit: number | null): number {
     const n = this.clusters.length;
     for (;;) {
-      i = this.nextFree(i, dir, r.file);
+      if (!r.repeat) i = this.nextFree(i, dir, r.file);
       if (i < 0 || i >= n) return -1;
       if (t !== null && limit !== null && Math.abs(this.times[i] - t) > limit) return -1;
       const c = this.clusters[i];
@@ -142,7 +151,41 @@ class Group {
 }
 
 function newCluster(r: DedupRecord): Cluster {
-  return { anchor: r, session: r.session, files: [r.file], anchorTaken: false, datedCopies: null };
+  return { anchor: r, session: r.session, files: [r.file], anchorTaken: false, copies: null };
+}
+
+/** The cluster a dated record joins: the nearest anchor in time within `limit` (null: any), a primary first on a tie, then the earlier. */
+function nearest(g: Group, r: DedupRecord, limit: number | null): Cluster | null {
+  const t = r.time!;
+  let best: { c: Cluster; d: number; primary: boolean } | null = null;
+  for (const cls of ['P', 'Q'] as const) {
+    for (const v of g.searchViews(cls, r.session)) {
+      const at = v.lowerBound(t);
+      for (const i of [v.find(at, 1, r, t, limit), v.find(at - 1, -1, r, t, limit)]) {
+        if (i < 0) continue;
+        const c = v.clusters[i];
+        const d = Math.abs(v.times[i] - t);
+        const primary = cls === 'P';
+        if (!best || d < best.d || (d === best.d && primary && !best.primary) || (d === best.d && primary === best.primary && c.anchor.ord < best.c.anchor.ord)) best = { c, d, primary };
+      }
+    }
+  }
+  return best?.c ?? null;
+}
+
+/** The cluster an undated record joins: by anchor class in order, the latest one. */
+function latest(g: Group, r: DedupRecord): Cluster | null {
+  for (const cls of ['P', 'Pu', 'Q', 'U'] as const) {
+    let best: { c: Cluster; t: number } | null = null;
+    for (const v of g.searchViews(cls, r.session)) {
+      const i = v.find(v.clusters.length - 1, -1, r, null, null);
+      if (i < 0) continue;
+      const c = v.clusters[i];
+      if (!best || v.times[i] > best.t || (v.times[i] === best.t && c.anchor.ord > best.c.anchor.ord)) best = { c, t: v.times[i] };
+    }
+    if (best) return best.c;
+  }
+  return null;
 }
 
 /** Options of {@link dedupRows}. */
@@ -165,13 +208,15 @@ export function dedupRows(records: Iterable<DedupRecord>, opts: DedupOptions = {
   };
   const dated: DedupRecord[] = [];
   const undated: DedupRecord[] = [];
+  const repeats: DedupRecord[] = [];
   const candidates: DedupRecord[] = [];
   const secondaryKeys = new Set<string>();
   for (const r of records) {
     if (!r.secondary) candidates.push(r);
     else {
       secondaryKeys.add(r.key);
-      if (r.time === null) undated.push(r);
+      if (r.repeat) repeats.push(r);
+      else if (r.time === null) undated.push(r);
       else dated.push(r);
     }
   }
@@ -185,6 +230,7 @@ export function dedupRows(records: Iterable<DedupRecord>, opts: DedupOptions = {
   }
   dated.sort((a, b) => a.time! - b.time! || a.ord - b.ord);
   undated.sort((a, b) => a.ord - b.ord);
+  repeats.sort((a, b) => (a.time === null ? 1 : 0) - (b.time === null ? 1 : 0) || (a.time ?? 0) - (b.time ?? 0) || a.ord - b.ord);
   const drops = new Map<number, DedupDrop>();
 
   const join = (c: Cluster, r: DedupRecord) => {
@@ -194,57 +240,37 @@ export function dedupRows(records: Iterable<DedupRecord>, opts: DedupOptions = {
     if (r.time !== null) {
       if (!c.anchorTaken) c.anchorTaken = true;
       else {
-        let best = c.datedCopies?.[0] ?? c.anchor;
-        for (const d of c.datedCopies ?? []) if (Math.abs(d.time! - r.time) < Math.abs(best.time! - r.time)) best = d;
-        paired = best;
+        let best: DedupRecord | null = null;
+        for (const d of c.copies ?? []) if (d.time !== null && (!best || Math.abs(d.time - r.time) < Math.abs(best.time! - r.time))) best = d;
+        paired = best ?? c.anchor;
       }
-      c.datedCopies ??= [];
-      c.datedCopies.push(r);
     }
+    c.copies ??= [];
+    c.copies.push(r);
     drops.set(r.ord, { kept: c.anchor.ord, paired: paired.ord });
   };
 
   for (const r of dated) {
-    const g = group(r.key);
-    const t = r.time!;
-    const limit = Math.max(0, r.toleranceSeconds) * 1000;
-    let best: { c: Cluster; d: number; primary: boolean } | null = null;
-    for (const cls of ['P', 'Q'] as const) {
-      for (const v of g.searchViews(cls, r.session)) {
-        const at = v.lowerBound(t);
-        for (const i of [v.find(at, 1, r, t, limit), v.find(at - 1, -1, r, t, limit)]) {
-          if (i < 0) continue;
-          const c = v.clusters[i];
-          const d = Math.abs(v.times[i] - t);
-          const primary = cls === 'P';
-          if (!best || d < best.d || (d === best.d && primary && !best.primary) || (d === best.d && primary === best.primary && c.anchor.ord < best.c.anchor.ord)) best = { c, d, primary };
-        }
-      }
-    }
-    if (best) join(best.c, r);
-    else {
-      g.add('Q', newCluster(r), t);
-    }
+    const c = nearest(group(r.key), r, Math.max(0, r.toleranceSeconds) * 1000);
+    if (c) join(c, r);
+    else group(r.key).add('Q', newCluster(r), r.time!);
   }
-
   for (const r of undated) {
-    const g = group(r.key);
-    let found: Cluster | null = null;
-    for (const cls of ['P', 'Pu', 'Q', 'U'] as const) {
-      let bestIdx: { c: Cluster; t: number; ord: number } | null = null;
-      for (const v of g.searchViews(cls, r.session)) {
-        const i = v.find(v.clusters.length - 1, -1, r, null, null);
-        if (i < 0) continue;
-        const c = v.clusters[i];
-        if (!bestIdx || v.times[i] > bestIdx.t || (v.times[i] === bestIdx.t && c.anchor.ord > bestIdx.ord)) bestIdx = { c, t: v.times[i], ord: c.anchor.ord };
-      }
-      if (bestIdx) {
-        found = bestIdx.c;
-        break;
-      }
-    }
-    if (found) join(found, r);
+    const c = latest(group(r.key), r);
+    if (c) join(c, r);
     else group(r.key).add('U', newCluster(r), 0);
+  }
+  for (const r of repeats) {
+    const g = group(r.key);
+    const c = (r.time === null ? null : nearest(g, r, null)) ?? latest(g, r);
+    if (!c) {
+      if (r.time === null) g.add('U', newCluster(r), 0);
+      else g.add('Q', newCluster(r), r.time);
+      continue;
+    }
+    if (c.session === '') c.session = r.session;
+    const own = c.anchor.file === r.file ? c.anchor : c.copies?.find((d) => d.file === r.file);
+    drops.set(r.ord, { kept: c.anchor.ord, paired: (own ?? c.anchor).ord });
   }
   return drops;
 }

@@ -175,7 +175,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
               secondaryKeys.add(k);
               secondaryShapes.add(shape);
             }
-            if (u.secondary || secondaryKeys.has(k)) records.push({ ord: row.ord, key: k, session: row.session_id, time: row.timestamp_utc === '' ? null : Date.parse(row.timestamp_utc), file: `${u.input.index}\0${row.source_file}`, secondary: u.secondary, toleranceSeconds: u.tolerance });
+            if (u.secondary || secondaryKeys.has(k)) records.push({ ord: row.ord, key: k, session: row.session_id, time: row.timestamp_utc === '' ? null : Date.parse(row.timestamp_utc), file: `${u.input.index}\0${row.source_file}`, secondary: u.secondary, toleranceSeconds: u.tolerance, ...(u.secondary && row.tag === 'repeat' ? { repeat: true } : {}) });
           }
         }
         return full ? spiller.spill() : undefined;

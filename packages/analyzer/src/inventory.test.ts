@@ -1,0 +1,40 @@
+import type { ManifestRow } from '@aitrail/collector';
+import { describe, expect, it } from 'vitest';
+import { credentialTotals, InventoryBuilder } from './inventory.js';
+
+const row = (user: string, agent: string, rel: string): ManifestRow => ({ user, agent, rel, archive_path: `homes/${user}/${rel}`, home: `/home/${user}`, scope: 'home', status: 'collected', secret: false }) as ManifestRow;
+
+describe('InventoryBuilder credential findings', () => {
+  it('files each member under its home and agent, in file then line order, with totals and the count not listed', () => {
+    const inv = new InventoryBuilder();
+    inv.addCredentialFindings('h1', {
+      scanned: [
+        { row: row('sean', 'copilot-cli', '.copilot/logs/p.log'), findings: [{ line: 7, kind: 'github_fine_grained_pat', preview: 'gith…' }], total: 1 },
+        { row: row('sean', 'copilot-cli', '.copilot/a/events.jsonl'), findings: [{ line: 9, kind: 'github_token', preview: 'ghp_…' }, { line: 2, kind: 'aws_access_key_id', preview: 'AKIA…' }], total: 5 },
+        { row: row('sean', 'claude-code', '.claude/x.jsonl'), findings: [], total: 0 },
+        { row: row('ana', 'copilot-cli', '.copilot/b.log'), findings: [{ line: null, kind: 'slack_token', preview: 'xoxb…' }], total: 1 },
+      ],
+      total: 7,
+      kept: 4,
+    });
+    const homes = inv.finish([]);
+    const get = (user: string, agent: string) => homes.find((h) => h.user === user)!.agents.find((a) => a.agent === agent)!;
+    const sean = get('sean', 'copilot-cli');
+    // Within a file the scanner's order stands (it is line order); files sort by archive path.
+    expect(sean.credential_findings).toEqual([
+      { file: 'homes/sean/.copilot/a/events.jsonl', line: 9, kind: 'github_token', preview: 'ghp_…' },
+      { file: 'homes/sean/.copilot/a/events.jsonl', line: 2, kind: 'aws_access_key_id', preview: 'AKIA…' },
+      { file: 'homes/sean/.copilot/logs/p.log', line: 7, kind: 'github_fine_grained_pat', preview: 'gith…' },
+    ]);
+    expect(sean).toMatchObject({ credential_scanned_files: 2, credential_findings_total: 6, credential_findings_truncated: 3 });
+    expect(get('sean', 'claude-code')).toMatchObject({ credential_scanned_files: 1, credential_findings: [], credential_findings_total: 0, credential_findings_truncated: 0 });
+    expect(get('ana', 'copilot-cli').credential_findings).toEqual([{ file: 'homes/ana/.copilot/b.log', line: null, kind: 'slack_token', preview: 'xoxb…' }]);
+    expect(credentialTotals(homes)).toEqual({ credential_scanned_files: 4, credential_findings: 7 });
+  });
+
+  it('starts every agent entry with empty findings', () => {
+    const inv = new InventoryBuilder();
+    inv.agent('h', 'u', 'a');
+    expect(inv.finish([])[0].agents[0]).toMatchObject({ credential_scanned_files: 0, credential_findings: [], credential_findings_total: 0, credential_findings_truncated: 0 });
+  });
+});

@@ -10,6 +10,8 @@ export class PluginError extends Error {}
 /** A loaded plugin and the name the user gave it. */
 export interface LoadedPlugin {
   spec: string;
+  /** The module file it was imported from (the analysis worker imports it again from there). */
+  file: string;
   plugin: AgentPlugin;
 }
 
@@ -83,25 +85,30 @@ export function validatePlugin(spec: string, value: unknown): AgentPlugin {
   return value as AgentPlugin;
 }
 
+/** Import a resolved plugin module and validate its default export. */
+export async function importPlugin(spec: string, file: string): Promise<AgentPlugin> {
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  } catch (e) {
+    throw new PluginError(`plugin ${spec}: expected a loadable ES module at ${file}, found an error loading it (${(e as Error).message}); build the plugin first`);
+  }
+  return validatePlugin(spec, mod.default);
+}
+
 /** Load every plugin named by flags and AITRAIL_PLUGINS; duplicate parsers are an error. */
 export async function loadPlugins(flags: readonly string[] | undefined, cwd: string = process.cwd()): Promise<LoadedPlugin[]> {
   const out: LoadedPlugin[] = [];
   const seen = new Set(builtInPlugins.flatMap((p) => p.parsers.map((q) => `${q.agent}/${q.name}`)));
   for (const spec of pluginSpecs(flags)) {
     const file = resolvePlugin(spec, cwd);
-    let mod: { default?: unknown };
-    try {
-      mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
-    } catch (e) {
-      throw new PluginError(`plugin ${spec}: expected a loadable ES module at ${file}, found an error loading it (${(e as Error).message}); build the plugin first`);
-    }
-    const plugin = validatePlugin(spec, mod.default);
+    const plugin = await importPlugin(spec, file);
     for (const q of plugin.parsers) {
       const id = `${q.agent}/${q.name}`;
       if (seen.has(id)) throw new PluginError(`plugin ${spec}: expected parser names not already registered, found ${id} twice; pass each plugin once`);
       seen.add(id);
     }
-    out.push({ spec, plugin });
+    out.push({ spec, file, plugin });
   }
   return out;
 }

@@ -1,6 +1,7 @@
-import { AnalyzeError, type AnalyzeResult, analyze, formatSummary, globRoot } from '@aitrail/analyzer';
+import { type AnalyzeResult, formatSummary, globRoot } from '@aitrail/analyzer';
 import { type Catalog, CatalogError, loadCatalogs } from '@aitrail/collector';
 import { Args, type Command, Command as OclifCommand, Flags } from '@oclif/core';
+import { analyzeInWorker, HeapCapError, heapCapMb, WorkerUsageError } from '../analysis-host.js';
 import { type LoadedPlugin, loadPlugins, PluginError } from '../plugins.js';
 import { createProgress } from '../progress.js';
 import { terminalText } from '../terminal-text.js';
@@ -37,6 +38,12 @@ export function catalogsWithPlugins(cmd: Command, plugins: LoadedPlugin[], files
 
 /** Run the analysis with progress on stderr and the summary on stdout. */
 export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: string; 'include-thinking': boolean; dedup: boolean; strict: boolean; json: boolean }, plugins: LoadedPlugin[], catalogs: Catalog[]): Promise<AnalyzeResult> {
+  let heapMb: number;
+  try {
+    heapMb = heapCapMb();
+  } catch (e) {
+    cmd.error(terminalText((e as Error).message), { exit: 2 });
+  }
   const roots = new Map<string, string[]>();
   for (const c of catalogs) roots.set(c.agent, [...new Set(c.collect.map(globRoot).filter(Boolean))]);
   const progress = createProgress({ label: 'analyze' });
@@ -51,8 +58,10 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    res = await analyze(
-      { inputs, out: flags.out, includeThinking: flags['include-thinking'], plugins: plugins.map((p) => p.plugin), dedup: flags.dedup, strict: flags.strict, catalogRoots: roots, signal: ac.signal },
+    // In a worker with a capped heap (AITRAIL_MAX_HEAP_MB): see analysis-host.ts.
+    res = await analyzeInWorker(
+      { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, catalogRoots: roots },
+      plugins,
       {
         phase: (name, total) => {
           phase = name;
@@ -62,11 +71,14 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
         rows: (count) => progress.update({ phase, rows: count }),
         warn: (m) => progress.log(`warning: ${m}`),
       },
+      ac.signal,
+      heapMb,
     );
   } catch (e) {
     progress.stop();
     if (ac.signal.aborted) cmd.error(terminalText((e as Error).message), { exit: exitOnSignal });
-    if (e instanceof AnalyzeError) cmd.error(terminalText(e.message), { exit: 2 });
+    if (e instanceof WorkerUsageError) cmd.error(terminalText(e.message), { exit: 2 });
+    if (e instanceof HeapCapError) cmd.error(terminalText(`analyze ${e.message}`), { exit: 1 });
     cmd.error(terminalText(`analyze failed: ${(e as Error).message}; outputs already in ${flags.out} were left as they were`), { exit: 1 });
   } finally {
     process.off('SIGINT', onSignal);

@@ -120,34 +120,6 @@ describe('session-store.db parser', () => {
     ]);
   });
 
-  it('does not tag a prompt typed twice with a different reply, a new prompt-only row after a complete one, or another session', async () => {
-    const home = storeHome(
-      turnsSql([
-        ['s1', 0, 'continue', 'A', '2026-10-01T10:00:00.000Z'],
-        ['s1', 1, 'continue', 'B', '2026-10-01T10:05:00.000Z'],
-        ['s1', 2, 'continue', null, '2026-10-01T10:06:00.000Z'],
-        ['s1', 3, 'continue', null, '2026-10-01T10:07:00.000Z'],
-        ['s1', 4, 'continue', 'C', '2026-10-01T10:08:00.000Z'],
-        ['s2', 0, 'continue', 'A', '2026-10-01T11:00:00.000Z'],
-        ['s1', 5, 'other', 'A', '2026-10-01T11:01:00.000Z'],
-      ]),
-    );
-    expect(await tagged(home)).toEqual([
-      ['s1', 1, 'user', 'continue', ''],
-      ['s1', 1, 'assistant', 'A', ''],
-      ['s1', 2, 'user', 'continue', ''],
-      ['s1', 2, 'assistant', 'B', ''],
-      ['s1', 3, 'user', 'continue', ''], // a new turn: the earlier ones are complete
-      ['s1', 4, 'user', 'continue', 'repeat'], // the same open turn, written again
-      ['s1', 5, 'user', 'continue', 'repeat'], // its complete row
-      ['s1', 5, 'assistant', 'C', ''],
-      ['s2', 6, 'user', 'continue', ''],
-      ['s2', 6, 'assistant', 'A', ''],
-      ['s1', 7, 'user', 'other', ''],
-      ['s1', 7, 'assistant', 'A', ''], // the same reply to another prompt is its own turn
-    ]);
-  });
-
   it('gives a sessions row only for a non-empty summary, and cwd/branch/name facts', async () => {
     const home = storeHome(`${SESSIONS} INSERT INTO sessions VALUES ('s2', '/q', NULL, NULL, NULL, NULL, '2026-01-02T00:00:00Z', NULL);`);
     const { rows, facts } = await parse(home);

@@ -76,7 +76,7 @@ describe('pnpm pack of @aitrail/parsers', () => {
     const text = JSON.stringify(manifest);
     expect(text).not.toMatch(/workspace:/);
     expect(manifest.exports).toEqual({ '.': { types: './dist/index.d.ts', import: './dist/index.js' } });
-    expect(Object.keys(manifest.dependencies as object).sort()).toEqual(['better-sqlite3', 'jsonc-parser', 'yaml']);
+    expect(Object.keys(manifest.dependencies as object).sort()).toEqual(['@types/better-sqlite3', 'better-sqlite3', 'jsonc-parser', 'yaml']);
   });
 });
 
@@ -130,7 +130,7 @@ describe('@aitrail/parsers installed from the tarball into an empty project', ()
     writeFileSync(join(app, 'plugin.ts'), example ?? '');
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
     const typeRoots = join(repo, 'node_modules', '@types');
-    run('node', [tsc, '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--typeRoots', typeRoots, '--outDir', 'out', 'plugin.ts'], app);
+    run('node', [tsc, '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', typeRoots, '--outDir', 'out', 'plugin.ts'], app);
     const home = join(work, 'home');
     mkdirSync(join(home, '.demo'), { recursive: true });
     writeFileSync(join(home, '.demo', 'history.jsonl'), '{"prompt":"fix the test","session":"s1","ts":"2026-10-01T11:00:00+02:00"}\n\n{"prompt":"and run');

@@ -326,25 +326,36 @@ describe('aitrail collect while files change under it', () => {
     }
   }, 150_000);
 
-  it('finishes reading a file that a live process appends to faster than it is read, saying it changed', async () => {
+  it('finishes reading a file that a live process keeps appending to, saying it changed', async () => {
     const T = tempDir('grow');
     const p = join(T, 'sean/.copilot/logs/process-1790845199000-7.log');
     mkdirSync(join(T, 'sean/.copilot/logs'), { recursive: true });
     writeFileSync(p, Buffer.alloc(64 << 20, 'login pending\n'));
-    // Appends 1 MB blocks for at most 30 s (and at most 2 GB): a reader that chases EOF never ends.
-    const writer = spawn(process.execPath, ['-e', `const fs=require('fs');const b=Buffer.alloc(1<<20,'x\\n');const stop=Date.now()+30000;while(Date.now()<stop&&fs.statSync(${JSON.stringify(p)}).size<2e9)fs.appendFileSync(${JSON.stringify(p)},b);`], { stdio: 'ignore' });
+    // Appends 1 MB every 10 ms for 40 s (at most 1.5 GB). A reader that chased EOF would read on
+    // until the writer stops and end with every byte; one that stops at the size seen at open ends
+    // with fewer bytes than the file finally holds. No wall-clock bound: load cannot fail it.
+    const writer = spawn(
+      process.execPath,
+      ['-e', `const fs=require('fs');const p=${JSON.stringify(p)};const b=Buffer.alloc(1<<20,'x\\n');const stop=Date.now()+40000;const t=setInterval(()=>{if(Date.now()>stop||fs.statSync(p).size>1.5e9){clearInterval(t);return;}fs.appendFileSync(p,b);},10);`],
+      { stdio: 'ignore' },
+    );
+    const writerDone = new Promise((r) => writer.on('exit', r));
     try {
-      const run = await runCli(['collect', '--home', join(T, 'sean'), '--agent', 'copilot-cli', '--out', join(T, 'c.zip')], { timeoutMs: 25_000 });
-      expect(run.timedOut, 'still reading the growing file after 25 s').toBe(false);
+      const run = await runCli(['collect', '--home', join(T, 'sean'), '--agent', 'copilot-cli', '--out', join(T, 'c.zip')], { timeoutMs: 150_000 });
+      expect(run.timedOut).toBe(false);
       expect(run.code, run.stderr.slice(-1000)).toBe(0);
+      await writerDone;
+      const finalSize = statSync(p).size;
       const r = (await manifestOf(join(T, 'c.zip'))).rows.find((x) => x.rel === '.copilot/logs/process-1790845199000-7.log');
       expect(r).toMatchObject({ status: 'collected' });
       expect(r!.reason).toMatch(/changed while read/);
+      expect(r!.bytes_read).toBeGreaterThanOrEqual(64 << 20);
+      expect(r!.bytes_read!).toBeLessThan(finalSize);
     } finally {
       writer.kill('SIGKILL');
       rmSync(T, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 200_000);
 
   it('stops on SIGTERM in the middle of a large file: exit 143, no .zip, no .sha256, no .partial', async () => {
     const T = tempDir('sigterm');

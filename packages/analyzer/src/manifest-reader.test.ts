@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_MANIFEST_LINE, readManifestStream } from './manifest-reader.js';
+import { MAX_MANIFEST_LINE } from '@aitrail/collector';
+import { readManifestStream } from './manifest-reader.js';
 
 const row = (n: number) => JSON.stringify({ user: 'u', agent: 'a', rel: `f${n}`, archive_path: `homes/u/f${n}`, status: 'collected' });
 

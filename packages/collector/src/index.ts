@@ -38,3 +38,4 @@ export {
 export { decodeName, decodeRoot, encodeRoot, memberRel } from './names.js';
 export { atPath, hintValues, stripJsonComments } from './project-hints.js';
 export { classifyRel, type Disposition } from './classify.js';
+export { MAX_MANIFEST_LINE, type StreamLine, streamLines } from './line-stream.js';

@@ -8,6 +8,7 @@ import { type CollectionEntry, credentialTotals, type InventoryBuilder } from '.
 import { mergeRuns, type TimelineRow } from './runs.js';
 import { SessionAccumulator, type SessionRecord } from './sessions.js';
 import type { KeptCounts } from './summary.js';
+import { WriteBehind } from './write-behind.js';
 
 /** Where the outputs were written. */
 export interface OutputPaths {
@@ -34,6 +35,9 @@ export function jsonLine(r: TimelineRow): string {
   for (let i = 0; i < TIMELINE_COLUMNS.length; i++) s += KEYS[i] + JSON.stringify(r[TIMELINE_COLUMNS[i]] ?? null);
   return s + KEYS[TIMELINE_COLUMNS.length] + JSON.stringify(r.tag ?? '') + '}\n';
 }
+
+/** Characters buffered per timeline file before a write. */
+const FLUSH = 1 << 20;
 
 /** Inputs of {@link writeOutputs}. */
 export interface WriteInput {
@@ -66,6 +70,8 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   };
   const csv = new AtomicFile(files.timelineCsv);
   const jsonl = new AtomicFile(files.timelineJsonl);
+  const csvOut = new WriteBehind(csv);
+  const jsonOut = new WriteBehind(jsonl);
   const sessions = new SessionAccumulator();
   const kept: KeptCounts = new Map();
   // Rows a duplicates.jsonl line needs: the dropped rows and the rows they matched.
@@ -100,21 +106,30 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
         // not a project); rows of no session (standing grants) name projects directly.
         if (r.session_id === '' && r.project_path) w.inv.project(r.host, r.user, r.agent, r.project_path, r.tag === 'scratch_directory');
         countKept(kept, r);
+        // Each buffer is handed to its file (encoded off the heap) as soon as it is full, before
+        // the other line is built: a 64 MB row is then never in the heap three times at once.
+        // The writes go on behind (one in flight per file) while the next rows are built.
         csvBuf += csvLine(TIMELINE_COLUMNS.map((c) => r[c] as string | number | null));
-        jsonBuf += jsonLine(r);
-        if (csvBuf.length + jsonBuf.length > 1 << 20) {
-          await Promise.all([csv.write(csvBuf), jsonl.write(jsonBuf)]);
+        if (csvBuf.length > FLUSH) {
+          await csvOut.write(csvBuf);
           csvBuf = '';
+        }
+        jsonBuf += jsonLine(r);
+        if (jsonBuf.length > FLUSH) {
+          await jsonOut.write(jsonBuf);
           jsonBuf = '';
           w.onRow?.(rows);
         }
       }
     }
-    await csv.write(csvBuf);
-    await jsonl.write(jsonBuf);
+    await csvOut.write(csvBuf);
+    await jsonOut.write(jsonBuf);
+    await csvOut.flush();
+    await jsonOut.flush();
     await csv.commit();
     await jsonl.commit();
   } catch (e) {
+    await Promise.allSettled([csvOut.flush(), jsonOut.flush()]);
     await csv.abort();
     await jsonl.abort();
     throw e;

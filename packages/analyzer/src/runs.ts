@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Row } from '@aitrail/parsers';
 import { AtomicFile } from './atomic.js';
+import { WriteBehind } from './write-behind.js';
 
 /** A row as the analyzer carries it: the parser's row plus where it came from and its order. */
 export interface TimelineRow extends Row {
@@ -84,20 +85,23 @@ export class RunSpiller {
 
 async function writeRun(path: string, batches: Iterable<TimelineRow[]> | AsyncIterable<TimelineRow[]>): Promise<void> {
   const f = new AtomicFile(path);
+  const out = new WriteBehind(f);
   try {
     let chunk = '';
     for await (const batch of batches) {
       for (const r of batch) {
         chunk += encode(r) + '\n';
         if (chunk.length > 1 << 20) {
-          await f.write(chunk);
+          await out.write(chunk);
           chunk = '';
         }
       }
     }
-    await f.write(chunk);
+    await out.write(chunk);
+    await out.flush();
     await f.commit();
   } catch (e) {
+    await out.flush().catch(() => {});
     await f.abort();
     throw e;
   }
@@ -113,7 +117,7 @@ const CHUNK = 128 * 1024;
 class RunReader {
   rows: TimelineRow[] = [];
   i = 0;
-  private rest = '';
+  private pieces: string[] = [];
   private eof = false;
   private fh: Awaited<ReturnType<typeof open>> | null = null;
   private readonly buf = Buffer.alloc(CHUNK);
@@ -130,14 +134,23 @@ class RunReader {
       const { bytesRead } = await this.fh.read(this.buf, 0, this.buf.length, null);
       if (bytesRead === 0) {
         this.eof = true;
-        this.rest += this.decoder.decode();
-        if (this.rest !== '') this.rows.push(decode(this.rest));
-        this.rest = '';
+        this.pieces.push(this.decoder.decode());
+        const last = this.pieces.join('');
+        this.pieces = [];
+        if (last !== '') this.rows.push(decode(last));
         await this.fh.close();
         break;
       }
-      const lines = (this.rest + this.decoder.decode(this.buf.subarray(0, bytesRead), { stream: true })).split('\n');
-      this.rest = lines.pop() ?? '';
+      const text = this.decoder.decode(this.buf.subarray(0, bytesRead), { stream: true });
+      // A long line spans many chunks: keep its pieces apart until its end is read, so it is
+      // joined once (re-splitting a growing prefix per chunk is quadratic in time and garbage).
+      if (!text.includes('\n')) {
+        this.pieces.push(text);
+        continue;
+      }
+      this.pieces.push(text);
+      const lines = this.pieces.join('').split('\n');
+      this.pieces = [lines.pop() ?? ''];
       for (const l of lines) if (l !== '') this.rows.push(decode(l));
     }
     return this.rows.length > 0;

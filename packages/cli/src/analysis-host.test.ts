@@ -12,6 +12,6 @@ describe('heapCapMb', () => {
   it('prefers AITRAIL_MAX_HEAP_MB and refuses a value that is not a size', () => {
     expect(heapCapMb({ AITRAIL_MAX_HEAP_MB: '1024' }, ['--max-old-space-size=512'])).toBe(1024);
     expect(() => heapCapMb({ AITRAIL_MAX_HEAP_MB: '1g' }, [])).toThrow(HeapCapError);
-    expect(() => heapCapMb({ AITRAIL_MAX_HEAP_MB: '10' }, [])).toThrow('at least 64');
+    expect(() => heapCapMb({ AITRAIL_MAX_HEAP_MB: '10' }, [])).toThrow('at least 16');
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { fork } from 'node:child_process';
 import type { AnalyzeEvents, AnalyzeOptions, AnalyzeResult } from '@aitrail/analyzer';
 import type { WorkerInput, WorkerMessage } from './analyze-worker.js';
 import type { LoadedPlugin } from './plugins.js';
@@ -33,7 +33,7 @@ function nodeHeapFlag(execArgv: readonly string[], nodeOptions: string): number 
 export function heapCapMb(env: NodeJS.ProcessEnv = process.env, execArgv: readonly string[] = process.execArgv): number {
   const v = env.AITRAIL_MAX_HEAP_MB?.trim();
   if (v) {
-    if (!/^\d+$/.test(v) || Number(v) < 64) throw new HeapCapError(`expected AITRAIL_MAX_HEAP_MB to be a whole number of megabytes, at least 64, found ${JSON.stringify(v)}; unset it for the default (${DEFAULT_HEAP_MB})`);
+    if (!/^\d+$/.test(v) || Number(v) < 16) throw new HeapCapError(`expected AITRAIL_MAX_HEAP_MB to be a whole number of megabytes, at least 16, found ${JSON.stringify(v)}; unset it for the default (${DEFAULT_HEAP_MB})`);
     return Number(v);
   }
   return nodeHeapFlag(execArgv, env.NODE_OPTIONS ?? '') ?? DEFAULT_HEAP_MB;
@@ -41,54 +41,73 @@ export function heapCapMb(env: NodeJS.ProcessEnv = process.env, execArgv: readon
 
 const OUTPUT_NAMES = ['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl'];
 
-/** A worker killed at its heap cap runs no finally block: remove its partial outputs here. */
-async function removePartials(out: string): Promise<void> {
-  const mine = new Set(OUTPUT_NAMES.map((n) => `.${n}.${process.pid}.partial`));
+/** A child killed at its heap cap runs no finally block: remove its partial outputs here. */
+async function removePartials(out: string, pid: number | undefined): Promise<void> {
+  if (pid === undefined) return;
+  const mine = new Set(OUTPUT_NAMES.map((n) => `.${n}.${pid}.partial`));
   const names = await readdir(out).catch(() => [] as string[]);
   await Promise.all(names.filter((n) => mine.has(n)).map((n) => rm(join(out, n), { force: true })));
 }
 
+/** Where V8's out-of-memory report starts in the child's stderr: from there on it is not shown. */
+const V8_DUMP = /<--- Last few GCs --->|FATAL ERROR: /;
+
 /**
- * Run {@link analyze} in a worker thread whose old generation is capped at `heapMb`. Plugins are
- * imported again inside the worker from their module files. `signal` aborts the run (Ctrl-C).
+ * Run {@link analyze} in a child node process whose old generation is capped at `heapMb`. Plugins
+ * are imported again inside it from their module files. `signal` aborts the run (Ctrl-C).
  */
 export async function analyzeInWorker(options: Omit<AnalyzeOptions, 'plugins' | 'signal' | 'tmpRoot'>, plugins: LoadedPlugin[], ev: AnalyzeEvents, signal: AbortSignal, heapMb: number): Promise<AnalyzeResult> {
-  // The worker's temp folder lives in one of ours, so it goes even when the worker is killed.
+  // The child's temp folder lives in one of ours, so it goes even when the child is killed.
   const tmpRoot = await mkdtemp(join(tmpdir(), 'aitrail-analyze-'));
-  const workerData: WorkerInput = { options: { ...options, tmpRoot }, plugins: plugins.map((p) => ({ spec: p.spec, file: p.file })) };
-  const worker = new Worker(new URL('./analyze-worker.js', import.meta.url), { workerData, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
-  const onAbort = () => worker.postMessage({ type: 'abort', reason: String((signal.reason as Error)?.message ?? signal.reason) });
+  const input: WorkerInput = { options: { ...options, tmpRoot }, plugins: plugins.map((p) => ({ spec: p.spec, file: p.file })) };
+  // Other node flags are kept (minus a heap size of their own): the cap is ours to set.
+  const execArgv = [...process.execArgv.filter((a) => !/^--max[-_]old[-_]space[-_]size=/.test(a)), `--max-old-space-size=${heapMb}`];
+  const env = { ...process.env, NODE_OPTIONS: (process.env.NODE_OPTIONS ?? '').replace(/--max[-_]old[-_]space[-_]size=\d+/g, '').trim() };
+  const child = fork(new URL('./analyze-worker.js', import.meta.url), [], { execArgv, env, stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced' });
+  let stderr = '';
+  let dumping = false;
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (text: string) => {
+    stderr = (stderr + text).slice(-64 * 1024);
+    if (dumping) return;
+    const at = text.search(V8_DUMP);
+    if (at >= 0) dumping = true;
+    const shown = at >= 0 ? text.slice(0, at) : text;
+    if (shown.trim() !== '') process.stderr.write(shown);
+  });
+  const onAbort = () => {
+    if (child.connected) child.send({ type: 'abort', reason: String((signal.reason as Error)?.message ?? signal.reason) });
+  };
   signal.addEventListener('abort', onAbort, { once: true });
   try {
     return await new Promise<AnalyzeResult>((res, rej) => {
-      let settled = false;
-      const settle = (f: () => void) => {
-        if (!settled) {
-          settled = true;
-          f();
-        }
-      };
-      worker.on('message', (m: WorkerMessage) => {
+      let outcome: { ok: true; result: AnalyzeResult } | { ok: false; error: Error } | null = null;
+      child.on('message', (m: WorkerMessage) => {
         if (m.type === 'phase') ev.phase?.(m.name, m.total);
         else if (m.type === 'tick') ev.tick?.(m.done);
         else if (m.type === 'rows') ev.rows?.(m.count);
         else if (m.type === 'warn') ev.warn?.(m.message);
-        else if (m.type === 'done') settle(() => res(m.result));
-        else if (m.type === 'error') settle(() => rej(m.usage ? new WorkerUsageError(m.message) : new Error(m.message)));
+        else if (m.type === 'done') outcome = { ok: true, result: m.result };
+        else if (m.type === 'error') outcome = { ok: false, error: m.usage ? new WorkerUsageError(m.message) : new Error(m.message) };
       });
-      worker.on('error', (e: Error & { code?: string }) => {
-        if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-          settle(() => rej(new HeapCapError(`ran out of memory: the analysis heap is capped at ${heapMb} MB and this input needed more. Outputs already in ${resolve(options.out)} were left as they were; temporary files removed. Raise the cap and rerun, e.g. AITRAIL_MAX_HEAP_MB=${heapMb * 2} (see docs/formats.md, "Temporary files and memory")`)));
-        } else settle(() => rej(e));
+      child.on('error', (e) => rej(new Error(`could not start the analysis process (${e.message})`)));
+      // Settled on close, when stderr is read to the end and the temp folder is no longer in use.
+      child.on('close', (code, sig) => {
+        if (outcome?.ok && code === 0) return res(outcome.result);
+        if (outcome && !outcome.ok) return rej(outcome.error);
+        if (/heap out of memory|ERR_WORKER_OUT_OF_MEMORY|Reached heap limit/.test(stderr)) {
+          return rej(new HeapCapError(`ran out of memory: the analysis heap is capped at ${heapMb} MB and this input needed more. Outputs already in ${resolve(options.out)} were left as they were; temporary files removed. Raise the cap and rerun, e.g. AITRAIL_MAX_HEAP_MB=${heapMb * 2} (see docs/formats.md, "Temporary files and memory")`));
+        }
+        rej(new Error(`the analysis process stopped (${sig ? `signal ${sig}` : `exit code ${code}`}) before it finished${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-3).join(' ')}` : ''}`));
       });
-      worker.on('exit', (code) => settle(() => rej(new Error(`the analysis worker stopped (exit code ${code}) before it finished`))));
+      child.send({ type: 'start', input });
     });
   } catch (e) {
-    if (e instanceof HeapCapError) await removePartials(resolve(options.out));
+    await removePartials(resolve(options.out), child.pid);
     throw e;
   } finally {
     signal.removeEventListener('abort', onAbort);
-    await worker.terminate();
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await rm(tmpRoot, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,7 @@
-// The analysis as a worker thread: the host (analysis-host.ts) caps this isolate's heap, so a
-// run holds the memory it needs and V8 does not grow the heap lazily towards its 4 GB default.
-import { parentPort, workerData } from 'node:worker_threads';
+// The analysis as a child process: the host (analysis-host.ts) starts it with a capped heap, so
+// a run holds the memory it needs and V8 does not grow the heap lazily towards its 4 GB default.
+// A process, not a worker thread: a worker that fails one large allocation at its cap takes the
+// whole process down with a V8 dump, while the host of a child can still say what happened.
 import { AnalyzeError, type AnalyzeOptions, analyze } from '@aitrail/analyzer';
 import { importPlugin } from './plugins.js';
 
@@ -19,14 +20,17 @@ export type WorkerMessage =
   | { type: 'done'; result: Awaited<ReturnType<typeof analyze>> }
   | { type: 'error'; usage: boolean; message: string };
 
-async function main(): Promise<void> {
-  const port = parentPort!;
-  const input = workerData as WorkerInput;
-  const post = (m: WorkerMessage) => port.postMessage(m);
+async function main(input: WorkerInput): Promise<void> {
+  const post = (m: WorkerMessage) => new Promise<void>((res) => process.send?.(m, undefined, undefined, () => res()) ?? res());
   const ac = new AbortController();
-  // The host forwards SIGINT/SIGTERM as an abort; the analysis removes its temp files and stops.
-  port.on('message', (m: { type: string; reason?: string }) => {
-    if (m.type === 'abort') ac.abort(new Error(m.reason ?? 'interrupted'));
+  const stop = (reason: string) => ac.abort(new Error(reason));
+  // Ctrl-C reaches the whole process group; the host also forwards its signals as an abort and
+  // a lost host is one too. Either way the analysis removes its temp files and stops.
+  process.on('SIGINT', () => stop('by SIGINT'));
+  process.on('SIGTERM', () => stop('by SIGTERM'));
+  process.on('disconnect', () => stop('the host went away'));
+  process.on('message', (m: { type: string; reason?: string }) => {
+    if (m.type === 'abort') stop(m.reason ?? 'interrupted');
   });
   try {
     const plugins = [];
@@ -40,12 +44,16 @@ async function main(): Promise<void> {
         warn: (message) => post({ type: 'warn', message }),
       },
     );
-    post({ type: 'done', result });
+    await post({ type: 'done', result });
   } catch (e) {
-    post({ type: 'error', usage: e instanceof AnalyzeError, message: (e as Error)?.message ?? String(e) });
+    await post({ type: 'error', usage: e instanceof AnalyzeError, message: (e as Error)?.message ?? String(e) });
   } finally {
-    port.removeAllListeners('message');
+    process.removeAllListeners('message');
+    process.removeAllListeners('disconnect');
+    process.disconnect?.();
   }
 }
 
-await main();
+process.once('message', (m: { type: string; input?: WorkerInput }) => {
+  if (m.type === 'start' && m.input) void main(m.input);
+});

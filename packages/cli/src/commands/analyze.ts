@@ -58,7 +58,7 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    // In a worker with a capped heap (AITRAIL_MAX_HEAP_MB): see analysis-host.ts.
+    // In a child process with a capped heap (AITRAIL_MAX_HEAP_MB): see analysis-host.ts.
     res = await analyzeInWorker(
       { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, catalogRoots: roots },
       plugins,

@@ -1,0 +1,39 @@
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GENERATED, generate, runCli, stackTraceLines, tempDir } from './test-helpers/hostile-harness.js';
+
+// The analysis runs in a worker with a capped heap (analysis-host.ts): a run that needs more
+// than the cap must stop with a message saying what happened and what to do, not a V8 dump.
+
+const T = tempDir('heap-cap');
+const zip = join(T, 'c.zip');
+
+beforeAll(async () => {
+  generate('homes');
+  mkdirSync(join(T, 'tmp'));
+  const c = await runCli(['collect', '--home', join(GENERATED, 'homes/long-line'), '--agent', 'copilot-cli', '--out', zip], { timeoutMs: 120_000 });
+  expect(c.code, c.stderr.slice(-1500)).toBe(0);
+}, 300_000);
+afterAll(() => rmSync(T, { recursive: true, force: true }));
+
+describe('the analysis heap cap', () => {
+  it('a 64 MB line under AITRAIL_MAX_HEAP_MB=64: exit 1, a clear message naming the cap, no stack, no partial output, temp removed', async () => {
+    const out = join(T, 'out');
+    const r = await runCli(['analyze', zip, '--out', out], { env: { AITRAIL_MAX_HEAP_MB: '64', TMPDIR: join(T, 'tmp') }, timeoutMs: 120_000 });
+    expect(r.code, r.stderr.slice(-1500)).toBe(1);
+    const flat = r.stderr.replace(/\s*›\s*/g, ' ');
+    expect(flat).toContain('ran out of memory: the analysis heap is capped at 64 MB');
+    expect(flat).toContain('AITRAIL_MAX_HEAP_MB=128');
+    expect(r.stderr).not.toContain('FATAL ERROR');
+    expect(stackTraceLines(r.stderr)).toEqual([]);
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+    expect(readdirSync(join(T, 'tmp'))).toEqual([]);
+  }, 180_000);
+
+  it('a cap that is not a number is a usage error (exit 2)', async () => {
+    const r = await runCli(['analyze', zip, '--out', join(T, 'out2')], { env: { AITRAIL_MAX_HEAP_MB: 'lots' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('expected AITRAIL_MAX_HEAP_MB to be a whole number of megabytes');
+  });
+});

@@ -38,3 +38,26 @@ describe('InventoryBuilder credential findings', () => {
     expect(inv.finish([])[0].agents[0]).toMatchObject({ credential_scanned_files: 0, credential_findings: [], credential_findings_total: 0, credential_findings_truncated: 0 });
   });
 });
+
+describe('InventoryBuilder orphan SQLite sidecars', () => {
+  it('warns about a -wal or -shm collected without its database, and not about one collected with it', () => {
+    const inv = new InventoryBuilder();
+    inv.addManifest(
+      'h',
+      [
+        row('sean', 'copilot-cli', '.copilot/session-store.db-wal'),
+        row('sean', 'copilot-cli', '.copilot/session-store.db-shm'),
+        row('ana', 'copilot-cli', '.copilot/session-store.db'),
+        row('ana', 'copilot-cli', '.copilot/session-store.db-wal'),
+      ],
+      () => undefined,
+    );
+    const homes = inv.finish([]);
+    const warnings = (user: string) => homes.find((h) => h.user === user)!.agents[0].parse_warnings;
+    expect(warnings('sean')).toEqual([
+      { file: 'homes/sean/.copilot/session-store.db-wal', line: null, parser: 'analyzer', message: 'a SQLite -wal without its database (.copilot/session-store.db was not collected): the rows it holds cannot be read; collect the database with it' },
+      { file: 'homes/sean/.copilot/session-store.db-shm', line: null, parser: 'analyzer', message: 'a SQLite -shm without its database (.copilot/session-store.db was not collected): the rows it holds cannot be read; collect the database with it' },
+    ]);
+    expect(warnings('ana')).toEqual([]);
+  });
+});

@@ -111,6 +111,9 @@ export class InventoryBuilder {
         for (const root of roots) if (root) a.roots.add(root);
       }
     }
+    for (const o of orphanSidecars(rows)) {
+      this.warn(host, o.user, o.agent, { file: o.archive_path, line: null, parser: 'analyzer', message: `a SQLite ${o.suffix} without its database (${o.base} was not collected): the rows it holds cannot be read; collect the database with it` });
+    }
   }
 
   /** The credential findings of one input's integrity pass, filed under each member's home and agent. */
@@ -166,6 +169,23 @@ export class InventoryBuilder {
     }
     return out;
   }
+}
+
+const SIDECAR = /^(.*)(-wal|-shm|-journal)$/;
+
+/**
+ * Collected SQLite sidecars whose database was not collected beside them. The rows of a WAL-mode
+ * store live in its `-wal`, which cannot be read alone: no parser wants a sidecar, so without
+ * this its evidence would be lost silently.
+ */
+export function orphanSidecars(rows: ManifestRow[]): (ManifestRow & { base: string; suffix: string })[] {
+  const collected = new Set(rows.filter((r) => r.status === 'collected').map((r) => r.archive_path));
+  const out: (ManifestRow & { base: string; suffix: string })[] = [];
+  for (const r of rows) {
+    const m = r.status === 'collected' ? SIDECAR.exec(r.archive_path) : null;
+    if (m && !collected.has(m[1])) out.push({ ...r, base: SIDECAR.exec(r.rel)?.[1] ?? m[1], suffix: m[2] });
+  }
+  return out;
 }
 
 /** A catalog root guessed from a collected path when no catalog is at hand: `.copilot`, `AppData/Local/copilot`. */

@@ -155,9 +155,10 @@ describe('hostile parser inputs, collected and analyzed', () => {
     expect(rowsOf(o, 'zero-byte', 'events.jsonl')).toEqual([]);
   });
 
-  it('wal-orphan: a WAL without its database is collected with its -shm and never crashes the analysis', () => {
+  it('wal-orphan: a WAL without its database is collected with its -shm, never crashes the analysis, and is named in a warning', () => {
     expect(o.collectedRels.get('wal-orphan')?.sort()).toEqual(['.copilot/session-store.db-shm', '.copilot/session-store.db-wal']);
     expect(o.inventory).toContain('wal-orphan');
+    expect(o.inventory).toContain('a SQLite -wal without its database (.copilot/session-store.db was not collected)');
   });
 });
 

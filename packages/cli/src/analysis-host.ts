@@ -16,8 +16,8 @@ export const DEFAULT_HEAP_MB = 256;
 /** The heap cap was reached, or the cap asked for is not a number: the message says what to do. */
 export class HeapCapError extends Error {}
 
-/** An error the analysis reported as the user's (an {@link AnalyzeError} inside the worker). */
-export class WorkerUsageError extends Error {}
+/** An error the analysis reported as the user's (an {@link AnalyzeError} inside the child). */
+export class ChildUsageError extends Error {}
 
 /** `--max-old-space-size` from node's own arguments or NODE_OPTIONS, if the user set one. */
 function nodeHeapFlag(execArgv: readonly string[], nodeOptions: string): number | undefined {
@@ -56,7 +56,7 @@ const V8_DUMP = /<--- Last few GCs --->|FATAL ERROR: /;
  * Run {@link analyze} in a child node process whose old generation is capped at `heapMb`. Plugins
  * are imported again inside it from their module files. `signal` aborts the run (Ctrl-C).
  */
-export async function analyzeInWorker(options: Omit<AnalyzeOptions, 'plugins' | 'signal' | 'tmpRoot'>, plugins: LoadedPlugin[], ev: AnalyzeEvents, signal: AbortSignal, heapMb: number): Promise<AnalyzeResult> {
+export async function analyzeInChild(options: Omit<AnalyzeOptions, 'plugins' | 'signal' | 'tmpRoot'>, plugins: LoadedPlugin[], ev: AnalyzeEvents, signal: AbortSignal, heapMb: number): Promise<AnalyzeResult> {
   // The child's temp folder lives in one of ours, so it goes even when the child is killed.
   const tmpRoot = await mkdtemp(join(tmpdir(), 'aitrail-analyze-'));
   const input: WorkerInput = { options: { ...options, tmpRoot }, plugins: plugins.map((p) => ({ spec: p.spec, file: p.file })) };
@@ -88,7 +88,7 @@ export async function analyzeInWorker(options: Omit<AnalyzeOptions, 'plugins' | 
         else if (m.type === 'rows') ev.rows?.(m.count);
         else if (m.type === 'warn') ev.warn?.(m.message);
         else if (m.type === 'done') outcome = { ok: true, result: m.result };
-        else if (m.type === 'error') outcome = { ok: false, error: m.usage ? new WorkerUsageError(m.message) : new Error(m.message) };
+        else if (m.type === 'error') outcome = { ok: false, error: m.usage ? new ChildUsageError(m.message) : new Error(m.message) };
       });
       child.on('error', (e) => rej(new Error(`could not start the analysis process (${e.message})`)));
       // Settled on close, when stderr is read to the end and the temp folder is no longer in use.

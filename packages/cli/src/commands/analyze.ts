@@ -1,7 +1,7 @@
 import { type AnalyzeResult, formatSummary, globRoot } from '@aitrail/analyzer';
 import { type Catalog, CatalogError, loadCatalogs } from '@aitrail/collector';
 import { Args, type Command, Command as OclifCommand, Flags } from '@oclif/core';
-import { analyzeInWorker, HeapCapError, heapCapMb, WorkerUsageError } from '../analysis-host.js';
+import { analyzeInChild, HeapCapError, heapCapMb, ChildUsageError } from '../analysis-host.js';
 import { type LoadedPlugin, loadPlugins, PluginError } from '../plugins.js';
 import { createProgress } from '../progress.js';
 import { terminalText } from '../terminal-text.js';
@@ -59,7 +59,7 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   process.once('SIGTERM', onSignal);
   try {
     // In a child process with a capped heap (AITRAIL_MAX_HEAP_MB): see analysis-host.ts.
-    res = await analyzeInWorker(
+    res = await analyzeInChild(
       { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, catalogRoots: roots },
       plugins,
       {
@@ -77,7 +77,7 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   } catch (e) {
     progress.stop();
     if (ac.signal.aborted) cmd.error(terminalText((e as Error).message), { exit: exitOnSignal });
-    if (e instanceof WorkerUsageError) cmd.error(terminalText(e.message), { exit: 2 });
+    if (e instanceof ChildUsageError) cmd.error(terminalText(e.message), { exit: 2 });
     if (e instanceof HeapCapError) cmd.error(terminalText(`analyze ${e.message}`), { exit: 1 });
     cmd.error(terminalText(`analyze failed: ${(e as Error).message}; outputs already in ${flags.out} were left as they were`), { exit: 1 });
   } finally {

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, runCli, stackTraceLines } from './test-helpers/hostile-harness.js';
+import { readJsonl, REPO, runCli, stackTraceLines } from './test-helpers/hostile-harness.js';
 
 // The real corpus (shared/corpus/real), copied at test time into a temp folder laid out as user
 // homes (never into the project: its owners did not license redistribution), collected and
@@ -10,11 +10,7 @@ import { REPO, runCli, stackTraceLines } from './test-helpers/hostile-harness.js
 
 const CORPUS = join(REPO, '../shared/corpus/real');
 type R = Record<string, unknown>;
-const jsonl = (p: string): R[] =>
-  readFileSync(p, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
+const jsonl = (p: string): R[] => readJsonl<R>(p);
 
 /** Copilot homes: the folder that is the user's ~/.copilot in each corpus entry. */
 const COPILOT: Record<string, string> = {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manifestOf, REPO, runCli, stackTraceLines } from './test-helpers/hostile-harness.js';
+import { manifestOf, readJsonl, REPO, runCli, stackTraceLines, unwrapOclif } from './test-helpers/hostile-harness.js';
 
 // The example plugin end to end: its catalog collects the example home, `--plugin` (or
 // AITRAIL_PLUGINS) parses it; bad plugins are usage errors that say what to do.
@@ -10,13 +10,8 @@ import { manifestOf, REPO, runCli, stackTraceLines } from './test-helpers/hostil
 const PLUGIN = join(REPO, 'fixtures/plugins/example-agent');
 const HOME = join(REPO, 'fixtures/homes/example-agent');
 const CATALOG = join(PLUGIN, 'catalog/example-agent.yaml');
-const flat = (s: string) => s.replace(/\n\s*›\s*/g, ' ').replace(/\s+/g, ' ');
 type R = Record<string, unknown>;
-const jsonl = (p: string): R[] =>
-  readFileSync(p, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
+const jsonl = (p: string): R[] => readJsonl<R>(p);
 
 let T: string;
 beforeAll(async () => {
@@ -94,10 +89,10 @@ describe('aitrail analyze --plugin with the example plugin', () => {
     writeFileSync(bad, 'export default { agent: "bad-agent", parsers: [{ name: "x" }] };\n');
     const r = await runCli(['analyze', join(T, 'c.zip'), '--out', join(T, 'bad'), '--plugin', bad]);
     expect(r.code).toBe(2);
-    expect(flat(r.stderr)).toContain(`plugin ${bad}: expected a default export that is an AgentPlugin {agent: string, parsers: Parser[], catalog?: string}, found parsers[0] without a wants() function`);
+    expect(unwrapOclif(r.stderr)).toContain(`plugin ${bad}: expected a default export that is an AgentPlugin {agent: string, parsers: Parser[], catalog?: string}, found parsers[0] without a wants() function`);
     expect(stackTraceLines(r.stderr)).toEqual([]);
     const m = await runCli(['analyze', join(T, 'c.zip'), '--out', join(T, 'bad'), '--plugin', 'aitrail-plugin-does-not-exist']);
     expect(m.code).toBe(2);
-    expect(flat(m.stderr)).toContain('plugin aitrail-plugin-does-not-exist: expected an installed package');
+    expect(unwrapOclif(m.stderr)).toContain('plugin aitrail-plugin-does-not-exist: expected an installed package');
   });
 });

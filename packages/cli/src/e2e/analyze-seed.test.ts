@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manifestOf, REPO, runCli, stackTraceLines } from './test-helpers/hostile-harness.js';
+import { manifestOf, readJsonl, REPO, runCli, stackTraceLines, unwrapOclif } from './test-helpers/hostile-harness.js';
 
 // The seed fixture home, collected and analyzed by the built CLI: the timeline against the seed's
 // "Expected rows" paragraph, exactly six secondary rows dropped and four kept.
@@ -17,13 +17,7 @@ const SNAP = `${SD}/rewind-file-snapshots/index.json`;
 const WS = `${SD}/workspace.yaml`;
 
 type R = Record<string, string | number | null>;
-/** stderr with oclif's error wrapping (` ›   ` continuation lines) undone. */
-const flat = (s: string) => s.replace(/\n\s*›\s*/g, ' ').replace(/\s+/g, ' ');
-const jsonl = (p: string): R[] =>
-  readFileSync(p, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
+const jsonl = (p: string): R[] => readJsonl<R>(p);
 
 let T: string;
 beforeAll(async () => {
@@ -215,7 +209,7 @@ describe('aitrail analyze options on the seed collection', () => {
     expect(inv.collections[0].integrity.mismatched.map((x: { archive_path: string }) => x.archive_path)).toEqual([HIST]);
     const s = await runCli(['analyze', dir, '--out', join(T, 'strict'), '--strict']);
     expect(s.code).toBe(2);
-    expect(flat(s.stderr)).toContain('--strict: expected every member to match the manifest, found 1');
+    expect(unwrapOclif(s.stderr)).toContain('--strict: expected every member to match the manifest, found 1');
     expect(stackTraceLines(s.stderr)).toEqual([]);
     expect(() => readFileSync(join(T, 'strict', 'timeline.csv'))).toThrow();
   });
@@ -235,7 +229,7 @@ describe('aitrail analyze options on the seed collection', () => {
   it('a missing input is a usage error (exit 2) that says what to do', async () => {
     const r = await runCli(['analyze', join(T, 'nope.zip'), '--out', join(T, 'x')]);
     expect(r.code).toBe(2);
-    expect(flat(r.stderr)).toContain('expected an aitrail collection (a .zip or an unpacked folder), found nothing at');
+    expect(unwrapOclif(r.stderr)).toContain('expected an aitrail collection (a .zip or an unpacked folder), found nothing at');
     expect(stackTraceLines(r.stderr)).toEqual([]);
   });
 });

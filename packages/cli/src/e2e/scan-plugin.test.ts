@@ -1,19 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, runCli, stackTraceLines } from './test-helpers/hostile-harness.js';
+import { readJsonl, REPO, runCli, stackTraceLines } from './test-helpers/hostile-harness.js';
 
 // `aitrail scan`: collect the named homes into OUT/collection.zip (with the plugin's catalog)
 // and analyze it into OUT, in one go.
 
 const PLUGIN = join(REPO, 'fixtures/plugins/example-agent');
 type R = Record<string, unknown>;
-const jsonl = (p: string): R[] =>
-  readFileSync(p, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
+const jsonl = (p: string): R[] => readJsonl<R>(p);
 
 describe('aitrail scan --home ... --plugin ...', () => {
   let T: string;

@@ -190,3 +190,16 @@ export function hasCommand(cmd: string): boolean {
   const r = spawnSync(process.execPath, [BIN, cmd, '--help'], { encoding: 'utf8', env: { ...process.env, OCLIF_SKIP_NEW_VERSION_CHECK: 'true' } });
   return r.status === 0;
 }
+
+/** The records of a JSONL output file (timeline.jsonl, sessions.jsonl, duplicates.jsonl...). */
+export function readJsonl<T = Record<string, unknown>>(path: string): T[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as T);
+}
+
+/** stderr with oclif's error wrapping (` ›   ` continuation lines) undone, whitespace collapsed. */
+export function unwrapOclif(s: string): string {
+  return s.replace(/\n\s*›\s*/g, ' ').replace(/\s+/g, ' ');
+}

@@ -89,5 +89,5 @@ function hintLine(h: ProjectHint): string {
     h.home_token ? `${h.home_token} = the home` : '',
     h.dirname ? 'its folder' : '',
   ].filter(Boolean);
-  return `${h.file} (${h.format} ${what}${opts.length > 0 ? `; ${opts.join('; ')}` : ''})`;
+  return `${h.file} (${h.format} ${what}${opts.length > 0 ? `, ${opts.join(', ')}` : ''})`;
 }

@@ -1,4 +1,5 @@
-export type { AgentPlugin, Artifact, FactKey, ParseContext, ParseOptions, Parser, Row, RowTag, SessionFact, TurnType } from './sdk/types.js';
+export type { AgentPlugin, Artifact, FactKey, McpServerReport, ParseContext, ParseOptions, Parser, Row, RowTag, SessionFact, TurnType } from './sdk/types.js';
+export { mcpServerFromEntry, mcpServersFromConfig, type McpBase } from './sdk/mcp.js';
 export { badLineRow, makeRow, unreadableRow } from './sdk/row.js';
 export { compactJson } from './sdk/compact-json.js';
 export { normalizeTimestamp, toUtc, type TimestampResult } from './sdk/timestamp.js';
@@ -7,4 +8,5 @@ export { readJsonLines, readLines, type JsonLine, type LineReaderOptions, type R
 export { columnNames, openCollectedSqlite, SqliteOpenError, tableNames, type SqliteDatabase } from './sdk/sqlite.js';
 export { readSmall, utf8Text } from './sdk/small-file.js';
 export { artifactFromFile, type FsArtifactOptions } from './sdk/fs-artifact.js';
+export { collectRows, recordingContext, type RecordingContext } from './sdk/recording-context.js';
 export { builtInPlugins } from './registry.js';

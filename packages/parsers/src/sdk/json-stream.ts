@@ -65,7 +65,8 @@ export async function* readJsonArray(source: AsyncIterable<Buffer | Uint8Array>,
   let escaped = false;
   let expectKey = false;
   let keyBytes: number[] | null = null;
-  let cap: Capture | null = null;
+  // Set inside the helpers below; typed wide so control flow does not narrow it to null.
+  let cap = null as Capture | null;
   let capFrom = 0;
   let found = false;
   let items = 0;

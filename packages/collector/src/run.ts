@@ -168,8 +168,8 @@ export class Run implements WalkHost {
       // metadata is taken again right before the read, as an unbatched walk would have it (a
       // file replaced meanwhile keeps its listing, so the read says it was replaced).
       const st = await lstat(e.found.fsPath, { bigint: true }).catch(() => undefined);
-      const same = st !== undefined && st.isFile() && st.dev === e.found.st.dev && st.ino === e.found.st.ino;
-      await this.readFile(same ? { ...e.found, st } : e.found, e.claims);
+      const fresh = st?.isFile() && st.dev === e.found.st.dev && st.ino === e.found.st.ino ? st : e.found.st;
+      await this.readFile({ ...e.found, st: fresh }, e.claims);
     }
   }
 

@@ -90,12 +90,15 @@ async function* parseMcpLog(a: Artifact, ctx: ParseContext): AsyncGenerator<Row>
     }
     return;
   }
+  // A bad line takes the time, session and cwd of the entry before it.
+  let last: Partial<Row> = {};
   for await (const l of readJsonLines(a.stream())) {
     if (l.blank) continue;
     if (!l.value) {
-      yield badLineRow(l.error ?? 'invalid JSON', l.text, l.line);
+      yield badLineRow(l.error ?? 'invalid JSON', l.text, l.line, last);
       continue;
     }
+    last = { timestamp_utc: toUtc(l.value.timestamp), session_id: asString(l.value.sessionId) ?? '', project_path: asString(l.value.cwd) ?? '' };
     const row = logRow(server, l.value, l.line, ctx);
     if (row) yield row;
   }

@@ -200,6 +200,7 @@ describe('transcript 2.1.3xx: hostile variations', () => {
       ),
     );
     expect(rows.slice(1).map((r) => [r.source_line, r.tag ?? '', r.text])).toEqual([
+      [3, 'system_prompt', 'system prompt: text'],
       [4, 'system_prompt', 'system prompt: 7\n\nplain'],
       [4, 'tools_offered', 'tools offered: 3'],
       [8, 'cost', 'cost: $0.5 total'],

@@ -7,8 +7,9 @@ import type { Draft, Outcome, TranscriptState } from './transcript-state.js';
 // the messages as hashes), `api-request-blob` (a message body by hash), `cost-state` (the
 // process's running spend). docs/agents/claude-code.md says which rows they give and why.
 
-/** Texts of a list of system blocks (`{type: text, text}`) or plain strings, joined as one prompt. */
+/** Texts of a list of system blocks (`{type: text, text}`) or plain strings, joined as one prompt; a string as it is (the API allows both). */
 export function systemPromptText(blocks: unknown): string {
+  if (typeof blocks === 'string') return blocks;
   const parts: string[] = [];
   for (const b of asArray(blocks) ?? []) {
     const t = typeof b === 'string' ? b : isObject(b) ? asString(b.text) : undefined;

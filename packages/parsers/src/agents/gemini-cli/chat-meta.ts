@@ -82,6 +82,7 @@ export function setDrafts(st: ChatState, set: JsonObject, line: number, index: F
     if (!QUIET_SET_KEYS.has(k) && !METADATA_KEYS.has(k)) st.ctx.unknown(`$set.${k}`, line);
   }
   if (out.length > 0) return out;
+  if ((asArray(set.messages) ?? []).length > 0) return 'copies of messages that already have rows';
   return Object.keys(set).every((k) => QUIET_SET_KEYS.has(k)) ? 'metadata update (lastUpdated)' : '$set with nothing new';
 }
 

@@ -100,11 +100,13 @@ function chatRecord(st: ChatState, v: JsonObject, line: number, seen: { record: 
   if (!seen.record) {
     seen.record = true;
     const parent = st.parent ? ` parent=${st.parent}` : '';
-    out.push({ turn: 'system', text: `session start: version=${asString(v.version) ?? '-'} cwd=${cwd ?? '-'}${parent}`, ts, tag: 'session_start' });
+    out.push({ turn: 'system', text: `session start: version=${asString(v.version) ?? '-'} cwd=${cwd ?? '-'}${parent}`, ts, tag: st.parent ? 'subagent_start' : 'session_start' });
   }
   const r = recordDrafts(st, v, line);
   if (typeof r === 'string') return out.length > 0 ? out : r;
-  return [...out, ...r];
+  // A subagent's records kept in the main file (isSidechain, agentId) are tagged like a subagent file's.
+  const side = v.isSidechain === true || typeof v.agentId === 'string';
+  return [...out, ...(side ? r.map((d) => ({ ...d, tag: d.tag ?? 'sidechain' })) : r)];
 }
 
 /** Pass 2: the rows of a JSONL chat, in file order; a line that is not JSON is a bad-line row. */

@@ -110,7 +110,7 @@ describe('gemini-cli subagent chats', () => {
     const { rows } = await parse({ [rel]: body('a1b2c3'), '.gemini/tmp/shop/.project_root': '/srv/shop' }, rel);
     expect(brief(rows)[0]).toEqual([null, 'system', `session start: kind=subagent projectHash=${HASH} parent=${PARENT}`]);
     for (const r of rows) expect([r.session_id, r.project_path]).toEqual([PARENT, '/srv/shop']);
-    expect(rows.map((r) => r.tag)).toEqual(['session_start', 'sidechain', 'model', 'sidechain']);
+    expect(rows.map((r) => r.tag)).toEqual(['subagent_start', 'sidechain', 'model', 'sidechain']);
   });
 
   it('a chat under chats/skill-extraction-<hex>/ is a background run: its own session, tagged sidechain', async () => {

@@ -28,7 +28,8 @@ export function metadataDrafts(st: ChatState, v: JsonObject, line: number, first
   if (first) {
     const kind = asString(v.kind) || 'main';
     const parent = st.parent ? ` parent=${st.parent}` : '';
-    out.push({ turn: 'system', text: `session start: kind=${kind} projectHash=${asString(v.projectHash) ?? ''}${parent}`, ts, tag: 'session_start' });
+    // A subagent's start is not its parent session's start.
+    out.push({ turn: 'system', text: `session start: kind=${kind} projectHash=${asString(v.projectHash) ?? ''}${parent}`, ts, tag: st.parent ? 'subagent_start' : 'session_start' });
   } else {
     st.reinitCovered = true;
     out.push({ turn: 'system', text: 'recorder re-initialized (resume or compression)', ts });

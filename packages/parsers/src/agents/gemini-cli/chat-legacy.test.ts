@@ -82,6 +82,11 @@ describe('gemini-cli legacy JSON chat', () => {
     expect(rows[rows.length - 1].tag).toBe('bad_line');
   });
 
+  it('a file saved with a UTF-8 BOM (a Windows editor) reads the same', async () => {
+    const bom = { ...home, [rel]: `\uFEFF${home[rel] as string}` };
+    expect(brief((await parse(bom, rel)).rows)).toEqual(brief((await parse(home, rel)).rows));
+  });
+
   it('garbage gives one row that says so', async () => {
     const { rows } = await parse({ [rel]: 'PK\u0003\u0004 not json' }, rel);
     expect(rows.map((r) => [r.text, r.tag])).toEqual([['parser: unparseable chat file (not a JSON object or array); 0 messages read', 'bad_line']]);

@@ -65,7 +65,7 @@ export function settingsParser(paths: FamilyPaths): Parser {
   return {
     agent: paths.profile.agent,
     name: 'settings',
-    patterns: [`${d}/settings.json (home and project)`, ...paths.profile.systemDirs.map((s) => `/${s}/settings.json, system-defaults.json`)],
+    patterns: [`${d}/settings.json (home and project)`, ...paths.profile.systemDirs.map((s) => `${/^[A-Za-z]:/.test(s) ? '' : '/'}${s}/settings.json, system-defaults.json`)],
     wants: (rel) => paths.settings.test(rel),
     secondary: () => false,
     secondaryToleranceSeconds: () => 0,

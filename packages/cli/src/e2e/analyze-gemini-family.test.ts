@@ -48,7 +48,7 @@ function typedPrompts(home: string): Map<string, number> {
     if (!/\/chats\/[^/]+\.jsonl?$/.test(rel)) continue;
     const text = readFileSync(f, 'utf8');
     const doc = rel.endsWith('.json') ? (JSON.parse(text) as R) : undefined;
-    const recs = doc ? (doc.messages as R[]).map((m) => ({ ...m, sessionId: doc.sessionId })) : text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as R);
+    const recs: R[] = doc ? (doc.messages as R[]).map((m): R => ({ ...m, sessionId: doc.sessionId })) : text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as R);
     let session = String(doc?.sessionId ?? '');
     for (const m of recs) {
       if (typeof m.sessionId === 'string' && !session) session = m.sessionId;
@@ -143,7 +143,7 @@ describe('gemini-cli + qwen-code end to end: fixtures/homes/gemini-family', () =
 
   it('lists the MCP server by name and env key only, flags the token, and prints its value nowhere', () => {
     const homes = o.inv.homes as R[];
-    const servers = homes.flatMap((h) => (h.agents as R[]).flatMap((a) => ((a.mcp_servers ?? []) as R[]).map((m) => ({ agent: a.agent, ...m }))));
+    const servers = homes.flatMap((h) => (h.agents as R[]).flatMap((a) => ((a.mcp_servers ?? []) as R[]).map((m): R => ({ agent: a.agent, ...m }))));
     expect(servers.map((m) => [m.agent, m.name, m.env_keys])).toEqual([['gemini-cli', 'github', ['GITHUB_PERSONAL_ACCESS_TOKEN']]]);
     for (const f of readdirSync(o.out)) expect(readFileSync(join(o.out, f), 'utf8'), f).not.toContain('ghp_SyntheticFixtureToken');
   });

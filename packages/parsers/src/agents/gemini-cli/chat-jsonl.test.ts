@@ -199,6 +199,12 @@ describe('gemini-cli JSONL chat: one record kind at a time', () => {
     expect(skips.map((s) => s.line)).toEqual([2, 3]);
   });
 
+  it('a cut metadata line: the rows still get the session the file states later ($set.sessionId)', async () => {
+    const { rows } = await chat(JSON.stringify(meta).slice(0, 40), user('u1', 5, 'hi'), { $set: { sessionId: SID } });
+    expect(brief(rows).map((r) => r[1])).toEqual(['system', 'user', 'system']);
+    expect(rows.every((r) => r.session_id === SID)).toBe(true);
+  });
+
   it('a line that is not JSON is a bad-line row in the session, and reading goes on', async () => {
     const { rows } = await chat(meta, '{"id": "broken', user('u1', 5, 'still here'));
     expect(brief(rows).slice(1)).toEqual([

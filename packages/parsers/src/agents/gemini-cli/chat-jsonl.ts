@@ -29,7 +29,7 @@ export function workspaceDirs(text: string): string[] {
 
 /** Pass 1: the last line of every message id and the project clues. */
 export async function indexJsonl(a: Artifact): Promise<{ index: FileIndex; clues: ProjectClues }> {
-  const index: FileIndex = { lastLine: new Map() };
+  const index: FileIndex = { lastLine: new Map(), sessionId: '' };
   const clues: ProjectClues = { projectHash: '', paths: [] };
   const addDirs = (v: unknown) => {
     for (const d of asArray(v) ?? []) if (typeof d === 'string' && !clues.paths.includes(d)) clues.paths.push(d);
@@ -39,12 +39,14 @@ export async function indexJsonl(a: Artifact): Promise<{ index: FileIndex; clues
     if (!v) continue;
     if (typeof v.id === 'string') index.lastLine.set(v.id, l.line);
     else if (isChatRecord(v)) index.lastLine.set(v.uuid as string, l.line);
+    if (!index.sessionId && typeof v.sessionId === 'string' && (isMetadata(v) || isChatRecord(v))) index.sessionId = v.sessionId;
     if (isMetadata(v)) {
       clues.projectHash ||= v.projectHash as string;
       addDirs(v.directories);
     }
     const set = isObject(v.$set) ? v.$set : undefined;
     if (set) {
+      if (!index.sessionId && typeof set.sessionId === 'string') index.sessionId = set.sessionId;
       addDirs(set.directories);
       for (const m of asArray(set.messages) ?? []) {
         const text = isObject(m) && m.type === 'user' ? visibleText(partsOf(m.content)) : '';
@@ -112,6 +114,7 @@ function chatRecord(st: ChatState, v: JsonObject, line: number, seen: { record: 
 /** Pass 2: the rows of a JSONL chat, in file order; a line that is not JSON is a bad-line row. */
 export async function* jsonlRows(a: Artifact, st: ChatState, index: FileIndex, hooks: ChatHooks): AsyncGenerator<Row> {
   const seen = { meta: false, record: false };
+  st.sessionId ||= index.sessionId;
   for await (const l of readJsonLines(a.stream())) {
     if (l.blank) {
       hooks.onSkip?.(l.line, 'blank line');

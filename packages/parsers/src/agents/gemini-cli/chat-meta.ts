@@ -66,6 +66,8 @@ function stateDrafts(st: ChatState, v: JsonObject, ts: string): Draft[] {
 export interface FileIndex {
   /** Per message id, the line of its last standalone record. */
   lastLine: Map<string, number>;
+  /** The first session id the file states (metadata line, `$set.sessionId`, a ChatRecord): rows before it, or after a cut first line, still get it. */
+  sessionId: string;
 }
 
 /** The drafts of a `$set` record. */

@@ -1,11 +1,14 @@
 import type { AgentPlugin } from './sdk/types.js';
 import { claudeCodePlugin } from './agents/claude-code/index.js';
+import { clinePlugin } from './agents/cline/index.js';
 import { copilotCliPlugin } from './agents/copilot-cli/index.js';
 import { geminiCliPlugin } from './agents/gemini-cli/index.js';
+import { kiloCodePlugin } from './agents/kilo-code/index.js';
 import { qwenCodePlugin } from './agents/qwen-code/index.js';
+import { rooCodePlugin } from './agents/roo-code/index.js';
 
 /**
  * The built-in agents, registered explicitly (no discovery by folder): the conventions test
  * checks that every folder under `agents/` is listed here under its own name.
  */
-export const builtInPlugins: readonly AgentPlugin[] = [copilotCliPlugin, claudeCodePlugin, geminiCliPlugin, qwenCodePlugin];
+export const builtInPlugins: readonly AgentPlugin[] = [copilotCliPlugin, claudeCodePlugin, geminiCliPlugin, qwenCodePlugin, clinePlugin, rooCodePlugin, kiloCodePlugin];

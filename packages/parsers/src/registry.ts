@@ -1,6 +1,8 @@
 import type { AgentPlugin } from './sdk/types.js';
+import { aiderPlugin } from './agents/aider/index.js';
 import { claudeCodePlugin } from './agents/claude-code/index.js';
 import { clinePlugin } from './agents/cline/index.js';
+import { continuePlugin } from './agents/continue/index.js';
 import { copilotCliPlugin } from './agents/copilot-cli/index.js';
 import { geminiCliPlugin } from './agents/gemini-cli/index.js';
 import { kiloCodePlugin } from './agents/kilo-code/index.js';
@@ -11,4 +13,4 @@ import { rooCodePlugin } from './agents/roo-code/index.js';
  * The built-in agents, registered explicitly (no discovery by folder): the conventions test
  * checks that every folder under `agents/` is listed here under its own name.
  */
-export const builtInPlugins: readonly AgentPlugin[] = [copilotCliPlugin, claudeCodePlugin, geminiCliPlugin, qwenCodePlugin, clinePlugin, rooCodePlugin, kiloCodePlugin];
+export const builtInPlugins: readonly AgentPlugin[] = [copilotCliPlugin, claudeCodePlugin, geminiCliPlugin, qwenCodePlugin, clinePlugin, rooCodePlugin, kiloCodePlugin, continuePlugin, aiderPlugin];

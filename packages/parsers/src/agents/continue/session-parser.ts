@@ -59,7 +59,10 @@ function matchReplies(replies: Map<number, string>, lines: Interaction[]): Map<n
       }
     }
   }
-  if (out.size === 0 && lines.length === replies.size) [...replies.keys()].forEach((i, n) => out.set(i, lines[n]));
+  if (out.size === 0 && lines.length === replies.size) {
+    let n = 0;
+    for (const i of replies.keys()) out.set(i, lines[n++]);
+  }
   return out;
 }
 

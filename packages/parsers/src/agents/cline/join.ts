@@ -57,9 +57,14 @@ export interface UiIndex {
   rows: number;
 }
 
-/** The assistant message a UI tool row of index j belongs to (j + 1, else j), or undefined. */
+/**
+ * The assistant message a UI tool row of index j belongs to (j + 1, else j), or undefined. Items
+ * without a role (Roo's reasoning items, saved before their reply) are stepped over.
+ */
 export function toolTarget(roles: readonly string[], j: number): number | undefined {
-  if (roles[j + 1] === 'assistant') return j + 1;
+  let k = j + 1;
+  while (k < roles.length && roles[k] === '') k++;
+  if (roles[k] === 'assistant') return k;
   if (roles[j] === 'assistant') return j;
   return undefined;
 }

@@ -23,11 +23,11 @@ export function sessionMeta(st: RolloutState, p: JsonObject, at: string): Draft[
   const created = toUtc(p.timestamp);
   if (cwd) {
     st.cwd = cwd;
-    st.fact('cwd', cwd, at || created);
+    st.fact('cwd', cwd, at || undefined);
   }
   if (branch) {
     st.branch = branch;
-    st.fact('branch', branch, at || created);
+    st.fact('branch', branch, at || undefined);
   }
   const originator = asString(p.originator);
   if (originator) st.fact('client', originator);

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { asObject, asString, isObject, type JsonObject } from '../../sdk/decode.js';
 import { readJsonLines } from '../../sdk/line-reader.js';
 import { badLineRow, makeRow } from '../../sdk/row.js';
@@ -52,7 +53,14 @@ function envelope(st: RolloutState, v: JsonObject, line: number, ts: string): Ou
 /** A line of the first Rust layout: a bare SessionMeta first, then bare response items and state markers. */
 function bare(st: RolloutState, v: JsonObject, at: string): Outcome {
   if (asString(v.record_type) === 'state') return 'state marker (first Rust layout)';
-  if (!st.metaSeen && v.type === undefined && v.role === undefined && typeof v.id === 'string' && v.timestamp !== undefined) return sessionMeta(st, v, at);
+  if (!st.metaSeen && v.type === undefined && v.role === undefined && typeof v.id === 'string' && v.timestamp !== undefined) {
+    const out = sessionMeta(st, v, at);
+    if (typeof out === 'string') return out;
+    // These builds formatted the local wall time with a literal Z (rollout.rs @89a151f5:
+    // now_local() and "...[subsecond digits:3]Z"): a time of unknown offset, named, never used as UTC.
+    const local = typeof v.timestamp === 'string' ? v.timestamp.replace(/Z$/, '') : '';
+    return out.map((d) => ({ ...d, ts: undefined, text: d.tag === 'session_start' && local ? `${d.text} started=${local} (local time, offset not recorded)` : d.text }));
+  }
   return responseItem(st, v, at);
 }
 
@@ -76,18 +84,25 @@ function rolloutBytes(a: Artifact, failure: { reason?: string }): AsyncIterable<
  */
 export async function* parseRollout(a: Artifact, ctx: ParseContext, hooks: RolloutHooks = {}): AsyncGenerator<Row> {
   const st = new RolloutState(ctx, sessionIdFromPath(a.rel));
+  // The compression worker deletes the plain file after writing the .zst; when both are there
+  // (a run cut short, a copy), Codex reads the plain one, and so does this parser.
+  const plain = isCompressed(a.rel) ? posix.basename(a.rel).replace(/\.zst$/i, '') : '';
+  if (plain && a.sibling(plain)) {
+    ctx.warn(`${posix.basename(a.rel)} not read: ${plain} beside it holds the same thread and is read instead`);
+    return;
+  }
   const failure: { reason?: string } = {};
   let layout: 'envelope' | 'bare' | undefined;
-  // The first Rust layout has no time per line: its rows carry the session's (DESIGN, sessions without timestamps).
-  let sessionTs = '';
   let lastTs = '';
 
   const finish = (d: Draft, line: number, lineTs: string): Row => {
     let tag = d.tag;
-    let ts = d.ts ?? lineTs;
+    let ts = d.ts ?? (lineTs || (layout === 'envelope' ? lastTs : ''));
+    // The first Rust layout has no UTC time at all (its one time is local): its rows carry the
+    // file's mtime and say so (DESIGN, sessions without timestamps).
     if (!ts && layout === 'bare') {
-      ts = sessionTs;
-      if (ts && (tag === undefined || !KEEP_TAGS.has(tag))) tag = 'time_session';
+      ts = a.mtime;
+      if (ts && (tag === undefined || !KEEP_TAGS.has(tag))) tag = 'time_file';
     }
     if (st.replay && tag === undefined) tag = 'fork_replay';
     return makeRow(d.turn, d.text, {
@@ -116,7 +131,7 @@ export async function* parseRollout(a: Artifact, ctx: ParseContext, hooks: Rollo
       continue;
     }
     if (!l.value) {
-      yield badLineRow(l.error ?? 'invalid JSON', l.text, l.line, { timestamp_utc: lastTs, session_id: st.sessionId, project_path: st.cwd, git_branch: st.branch, model: st.model });
+      yield badLineRow(l.error ?? 'invalid JSON', l.text, l.line, { timestamp_utc: lastTs || (layout === 'bare' ? a.mtime : ''), session_id: st.sessionId, project_path: st.cwd, git_branch: st.branch, model: st.model });
       continue;
     }
     const v = l.value;
@@ -132,7 +147,6 @@ export async function* parseRollout(a: Artifact, ctx: ParseContext, hooks: Rollo
       outcome = envelope(st, v, l.line, ts);
     } else {
       outcome = bare(st, v, ts);
-      if (!sessionTs && st.metaSeen) sessionTs = toUtc(v.timestamp);
     }
     if (ts) lastTs = ts;
     if (typeof outcome === 'string') hooks.onSkip?.(l.line, outcome);

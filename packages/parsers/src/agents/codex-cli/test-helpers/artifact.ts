@@ -1,4 +1,6 @@
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, createReadStream, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Artifact } from '../../../sdk/types.js';
 
@@ -36,7 +38,7 @@ export function memoryArtifact(rel: string, body: string | Buffer, files: Record
   };
 }
 
-/** An artifact over a file on disk, named `rel` (as the collector would archive it). */
+/** An artifact over a file on disk, named `rel` (as the collector would archive it); temp copies are left to the OS's temp cleanup. */
 export function diskArtifact(path: string, rel: string, fields: Partial<Artifact> = {}): Artifact {
   const st = statSync(path);
   return {
@@ -44,7 +46,12 @@ export function diskArtifact(path: string, rel: string, fields: Partial<Artifact
     size: st.size,
     mtime: st.mtime.toISOString(),
     stream: () => createReadStream(path),
-    localPath: async () => path,
+    // A private copy with its sidecars, as the analyzer makes: SQLite never opens the original.
+    localPath: async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'aitrail-codex-'));
+      for (const suffix of ['', '-wal', '-shm']) if (existsSync(path + suffix)) copyFileSync(path + suffix, join(dir, basename(path) + suffix));
+      return join(dir, basename(path));
+    },
     ...fields,
   };
 }

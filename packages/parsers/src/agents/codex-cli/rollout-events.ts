@@ -3,7 +3,7 @@ import { asArray, asBool, asNumber, asObject, asString, isObject, type JsonObjec
 import { commandText, contentTexts } from './content.js';
 import type { Outcome } from './rollout-items.js';
 import type { Draft, RolloutState } from './rollout-state.js';
-import type { TwinKind } from './twins.js';
+import type { TwinFamily, TwinKind } from './twins.js';
 
 const dash = (v: unknown): string => (v === undefined || v === null || v === '' ? '-' : typeof v === 'string' ? v : compactJson(v));
 
@@ -51,8 +51,8 @@ const MAIN_FIELDS = ['message', 'text', 'query', 'path', 'saved_path', 'revised_
 /** Approval prompts: never persisted by the builds read, handled should one ever be. */
 const APPROVALS = new Set(['exec_approval_request', 'apply_patch_approval_request', 'request_permissions']);
 
-function twin(st: RolloutState, kind: TwinKind, texts: string[], draft: Draft, line: number, ts: string): Outcome {
-  st.twins.event(kind, texts, { draft, line, ts });
+function twin(st: RolloutState, family: TwinFamily, kind: TwinKind, texts: string[], draft: Draft, line: number, ts: string): Outcome {
+  st.copy(family, kind, texts, { draft, line, ts });
   return `copy of the ${kind} item (event_msg or item_completed)`;
 }
 
@@ -71,17 +71,17 @@ function itemCompleted(st: RolloutState, p: JsonObject, line: number, ts: string
   switch (type) {
     case 'UserMessage': {
       const t = texts(item.content);
-      return twin(st, 'user', [t.join('\n'), t.filter((x) => x !== '[image]').join('\n')], { turn: 'user', text: t.join('\n') }, line, ts);
+      return twin(st, 'completed', 'user', [t.join('\n'), t.filter((x) => x !== '[image]').join('\n')], { turn: 'user', text: t.join('\n') }, line, ts);
     }
     case 'AgentMessage': {
       const t = texts(item.content);
-      return twin(st, 'assistant', [t.join('\n'), t.join('')], { turn: 'assistant', text: t.join('\n') }, line, ts);
+      return twin(st, 'completed', 'assistant', [t.join('\n'), t.join('')], { turn: 'assistant', text: t.join('\n') }, line, ts);
     }
     case 'Reasoning': {
       const s = texts(item.summary_text);
       const r = texts(item.raw_content);
       const parts = s.length > 0 ? s : r;
-      return twin(st, 'thinking', [parts.join('\n\n'), ...parts], { turn: 'thinking', text: parts.join('\n\n') }, line, ts);
+      return twin(st, 'completed', 'thinking', [parts.join('\n\n'), ...parts], { turn: 'thinking', text: parts.join('\n\n') }, line, ts);
     }
     case 'Plan':
       return [{ turn: 'system', text: `plan: ${asString(item.text) ?? compactJson(item)}`, tag: 'plan' }];
@@ -121,13 +121,13 @@ export function eventMsg(st: RolloutState, p: JsonObject, line: number, ts: stri
       const message = asString(p.message) ?? '';
       const images = (asArray(p.images) ?? []).length + (asArray(p.local_images) ?? []).length;
       const text = images > 0 ? [message, ...Array<string>(images).fill('[image]')].filter((t) => t !== '').join('\n') : message;
-      return twin(st, 'user', [text, message], { turn: 'user', text }, line, ts);
+      return twin(st, 'event', 'user', [text, message], { turn: 'user', text }, line, ts);
     }
     case 'agent_message':
-      return twin(st, 'assistant', [asString(p.message) ?? ''], { turn: 'assistant', text: asString(p.message) ?? '' }, line, ts);
+      return twin(st, 'event', 'assistant', [asString(p.message) ?? ''], { turn: 'assistant', text: asString(p.message) ?? '' }, line, ts);
     case 'agent_reasoning':
     case 'agent_reasoning_raw_content':
-      return twin(st, 'thinking', [asString(p.text) ?? ''], { turn: 'thinking', text: asString(p.text) ?? '' }, line, ts);
+      return twin(st, 'event', 'thinking', [asString(p.text) ?? ''], { turn: 'thinking', text: asString(p.text) ?? '' }, line, ts);
     case 'item_completed':
       return itemCompleted(st, p, line, ts);
     case 'turn_aborted':

@@ -26,7 +26,7 @@ function userMessage(st: RolloutState, content: unknown, at: string): Outcome {
       .filter((t) => !t.image)
       .map((t) => t.text)
       .join('\n');
-    st.twins.item('user', [text, plain]);
+    st.item('user', [text, plain]);
     out.push({ turn: 'user', text });
   }
   return out.length > 0 ? out : 'empty user message';
@@ -37,7 +37,7 @@ function reasoning(st: RolloutState, p: JsonObject): Outcome {
   const content = contentTexts(p.content).map((t) => t.text);
   const parts = summary.filter((t) => t !== '').length > 0 ? summary : content;
   const text = parts.filter((t) => t !== '').join('\n\n');
-  st.twins.item('thinking', [text, ...summary, ...content]);
+  st.item('thinking', [text, ...summary, ...content]);
   if (!text) return 'reasoning with no readable text (encrypted only)';
   if (!st.ctx.options.includeThinking) return 'reasoning (thinking rows only with --include-thinking)';
   return [{ turn: 'thinking', text }];
@@ -74,7 +74,7 @@ export function responseItem(st: RolloutState, p: JsonObject, at: string): Outco
         .map((t) => t.text)
         .join('\n');
       if (role === 'assistant') {
-        st.twins.item('assistant', [text]);
+        st.item('assistant', [text]);
         return text ? [{ turn: 'assistant', text }] : 'empty assistant message';
       }
       if (role === 'developer' || role === 'system') return text ? [{ turn: 'system', text: `developer message: ${text}`, tag: 'developer_message' }] : 'empty developer message';

@@ -1,5 +1,5 @@
 import type { FactKey, ParseContext, RowTag, TurnType } from '../../sdk/types.js';
-import { TwinTracker } from './twins.js';
+import { type TwinFamily, type TwinKind, TwinTracker } from './twins.js';
 
 /** A row before the parser fills the columns every row of a rollout shares. */
 export interface Draft {
@@ -36,7 +36,23 @@ export class RolloutState {
   readonly calls = new Map<string, string>();
   /** Calls that already gave an `exec end:` row (exec_command_end and item_completed CommandExecution repeat each other). */
   readonly execEnded = new Set<string>();
-  readonly twins = new TwinTracker<{ draft: Draft; line: number; ts: string }>();
+  private readonly copies = TwinTracker.pair<{ draft: Draft; line: number; ts: string }>();
+
+  /** A response item's text: its event and item_completed copies will match it. */
+  item(kind: TwinKind, texts: readonly string[]): void {
+    this.copies.event.item(kind, texts);
+    this.copies.completed.item(kind, texts);
+  }
+
+  /** An event or item_completed copy; see {@link TwinTracker.event}. */
+  copy(family: TwinFamily, kind: TwinKind, texts: readonly string[], row: { draft: Draft; line: number; ts: string }): boolean {
+    return this.copies[family].event(kind, texts, row);
+  }
+
+  /** The end of a turn: copies left without their item, in line order. */
+  flushCopies(): { kind: TwinKind; row: { draft: Draft; line: number; ts: string } }[] {
+    return [...this.copies.event.flush(), ...this.copies.completed.flush()].sort((a, b) => a.row.line - b.row.line);
+  }
 
   constructor(
     readonly ctx: ParseContext,

@@ -118,7 +118,7 @@ export async function* parseRollout(a: Artifact, ctx: ParseContext, hooks: Rollo
     });
   };
   const flushTwins = function* (): Generator<Row> {
-    for (const { kind, row } of st.twins.flush()) {
+    for (const { kind, row } of st.flushCopies()) {
       if (kind === 'thinking' && !ctx.options.includeThinking) continue;
       if (!row.draft.text) continue;
       yield finish(row.draft, row.line, row.ts);

@@ -1,6 +1,9 @@
 /** The kinds of text Codex writes twice: a response item and an event (or item_completed) copy. */
 export type TwinKind = 'user' | 'assistant' | 'thinking';
 
+/** Where a copy comes from: `event_msg` user_message/agent_message/agent_reasoning, or `item_completed`. Each pairs one to one with the items. */
+export type TwinFamily = 'event' | 'completed';
+
 /**
  * Pairs the two copies Codex writes of each prompt, reply and reasoning block: the response item
  * (kept, it is the model's input and output) and the `event_msg` user_message / agent_message /
@@ -11,6 +14,11 @@ export type TwinKind = 'user' | 'assistant' | 'thinking';
  * emitted as a row of its own.
  */
 export class TwinTracker<R> {
+  /** One tracker per family: a build that writes both an event and an item_completed copy pairs each with the item. */
+  static pair<R>(): Record<TwinFamily, TwinTracker<R>> {
+    return { event: new TwinTracker<R>(), completed: new TwinTracker<R>() };
+  }
+
   private readonly items = new Map<string, number>();
   private pending: { kind: TwinKind; texts: string[]; row: R }[] = [];
 

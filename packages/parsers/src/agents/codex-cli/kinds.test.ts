@@ -201,6 +201,12 @@ describe('context records', () => {
     expect(ctx.unknowns.map((u) => u.kind)).toEqual(['rollout:brand_new_kind', 'event_msg:brand_new_event', 'response_item:brand_new_item', 'item_completed:BrandNewItem']);
   });
 
+  it('kinds newer builds persist are known: agent messages between agents are rows, section breaks and notices are counted skips', async () => {
+    const { rows, ctx } = await rowsOf([item({ type: 'agent_message', content: [{ type: 'input_text', text: 'worker done' }] }), ev({ type: 'agent_reasoning_section_break' }), ev({ type: 'model_reroute', message: 'rerouted to gpt-5.5' }), ev({ type: 'request_user_input', call_id: 'q1', reason: 'which branch?' })]);
+    expect(rows.map((r) => r.text)).toEqual(['agent message: worker done', 'model_reroute: rerouted to gpt-5.5', 'approval request: - reason=which branch?']);
+    expect(ctx.unknowns).toEqual([]);
+  });
+
   it('a fork: lines before its own first turn are the parent’s copied history, tagged fork_replay', async () => {
     const fork = '019a3333-0000-7000-8000-000000000001';
     const body = [

@@ -28,6 +28,26 @@ const SKIPPED: Record<string, string> = {
   session_configured: 'session configured (session_meta gives the row)',
   stream_error: 'stream retry notice',
   warning: 'UI warning',
+  agent_reasoning_section_break: 'reasoning section break (the reasoning item holds the text)',
+  raw_response_item: 'raw model item (the response item gives the row)',
+  terminal_interaction: 'terminal keystrokes of a running command',
+  patch_apply_updated: 'patch progress (its end gives the rows)',
+  image_generation_begin: 'image generation start (its end gives the row)',
+  mcp_startup_update: 'MCP startup progress',
+  mcp_startup_complete: 'MCP startup summary',
+  hook_started: 'hook start (its completion gives the row)',
+  safety_buffering: 'streaming notice',
+  turn_moderation_metadata: 'moderation metadata',
+  realtime_conversation_started: 'voice session notice',
+  realtime_conversation_sdp: 'voice session notice',
+  realtime_conversation_realtime: 'voice session notice',
+  realtime_conversation_closed: 'voice session notice',
+  realtime_conversation_list_voices_response: 'voice session notice',
+  collab_agent_spawn_begin: 'subagent start (its end gives the row)',
+  collab_agent_interaction_begin: 'subagent interaction start (its end gives the row)',
+  collab_waiting_begin: 'subagent wait start (its end gives the row)',
+  collab_close_begin: 'subagent close start (its end gives the row)',
+  collab_resume_begin: 'subagent resume start (its end gives the row)',
 };
 
 /** event_msg kinds whose row is `<type>: <main text or compact JSON>`. */
@@ -45,11 +65,17 @@ const GENERIC = new Set([
   'collab_close_end',
   'dynamic_tool_call_request',
   'dynamic_tool_call_response',
+  'collab_resume_end',
+  'guardian_warning',
+  'model_reroute',
+  'model_verification',
+  'hook_completed',
+  'deprecation_notice',
 ]);
 const MAIN_FIELDS = ['message', 'text', 'query', 'path', 'saved_path', 'revised_prompt', 'prompt', 'summary'];
 
 /** Approval prompts: never persisted by the builds read, handled should one ever be. */
-const APPROVALS = new Set(['exec_approval_request', 'apply_patch_approval_request', 'request_permissions']);
+const APPROVALS = new Set(['exec_approval_request', 'apply_patch_approval_request', 'request_permissions', 'request_user_input', 'elicitation_request']);
 
 function twin(st: RolloutState, family: TwinFamily, kind: TwinKind, texts: string[], draft: Draft, line: number, ts: string): Outcome {
   st.copy(family, kind, texts, { draft, line, ts });
@@ -113,7 +139,8 @@ export function eventMsg(st: RolloutState, p: JsonObject, line: number, ts: stri
     return [{ turn: 'system', text: `${type}: ${main ?? compactJson(rest)}`, tool_name: st.toolOf(callId), tool_use_id: callId, tag: type }];
   }
   if (APPROVALS.has(type)) {
-    const what = p.command !== undefined ? commandText(p.command) : p.changes !== undefined ? Object.keys(asObject(p.changes) ?? {}).join(', ') : compactJson(p.permissions ?? '');
+    const detail = p.permissions ?? p.questions;
+    const what = p.command !== undefined ? commandText(p.command) : p.changes !== undefined ? Object.keys(asObject(p.changes) ?? {}).join(', ') : (asString(p.message) ?? asString(p.prompt) ?? (detail !== undefined ? compactJson(detail) : '-'));
     return [{ turn: 'system', text: `approval request: ${what} reason=${dash(p.reason)}`, tool_name: st.toolOf(callId), tool_use_id: callId, tag: 'permission_request' }];
   }
   switch (type) {

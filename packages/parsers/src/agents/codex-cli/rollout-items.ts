@@ -110,6 +110,11 @@ export function responseItem(st: RolloutState, p: JsonObject, at: string): Outco
     }
     case 'ghost_snapshot':
       return [{ turn: 'system', text: `ghost snapshot: ${compactJson(p.ghost_commit ?? {})}`, tag: 'ghost_snapshot' }];
+    case 'agent_message': {
+      // Newer builds persist messages between agents as their own item (policy.rs @0136a731).
+      const text = contentTexts(p.content).map((t) => t.text).join('\n') || asString(p.message) || compactJson(p);
+      return [{ turn: 'system', text: `agent message: ${text}`, tag: 'agent_message' }];
+    }
     case 'compaction':
     case 'context_compaction':
       return [{ turn: 'system', text: 'context compaction (encrypted remote summary)', tag: 'compaction' }];

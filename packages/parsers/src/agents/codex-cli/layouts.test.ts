@@ -155,3 +155,26 @@ describe('the envelope layout of 0.171.0 (ordinals, world_state, token_usage_rec
     expect(ctx.unknowns).toEqual([]);
   });
 });
+
+describe('what older real builds wrote (0.25.0: first Rust layout; 0.39.0: early envelope)', () => {
+  const OLDER = fileURLToPath(new URL('../../../../../fixtures/homes/codex-live-older/', import.meta.url));
+  const dirRel = '.codex/sessions/2026/12/01/';
+  const cases: [string, string, string[], string[]][] = [
+    ['rollout-2026-12-01T02-03-27-7f6de121-f378-4e07-9061-29949af617f7.jsonl', '0.25.0', ['Run the shell command echo aitrail-live-marker and tell me what it printed.'], ['I will run the marker command.', 'Done: aitrail-live-marker seen.']],
+    ['rollout-2026-12-01T02-03-56-01a22f58-279e-7181-a391-f1cb7a25591a.jsonl', '0.39.0', ['Run the shell command echo aitrail-live-marker and tell me what it printed.'], ['I will run the marker command.', 'Done: aitrail-live-marker seen.']],
+    ['rollout-2026-12-01T02-03-53-01a22f58-1ea9-7250-a0e3-11bd8d0d560c.jsonl', '0.39.0', ['Say hello in one short sentence.'], ['Hello from the stub model. Nothing to run for this one.']],
+  ];
+  for (const [file, version, prompts, replies] of cases) {
+    it(`${version} ${file.slice(28, 36)}: each prompt, reply, call and result once; the policy from the environment context; every kind known`, async () => {
+      const { rows, ctx } = await parse(OLDER, dirRel + file);
+      expect(rows.filter((r) => r.turn_type === 'user').map((r) => r.text)).toEqual(prompts);
+      expect(rows.filter((r) => r.turn_type === 'assistant').map((r) => r.text)).toEqual(replies);
+      const calls = rows.filter((r) => r.turn_type === 'tool_use');
+      expect(calls.map((r) => r.text)).toEqual(prompts[0].startsWith('Run') ? ['bash -lc echo aitrail-live-marker'] : []);
+      expect(rows.filter((r) => r.turn_type === 'tool_result').map((r) => [r.tool_use_id, r.tool_name, r.text])).toEqual(calls.map((c) => [c.tool_use_id, 'shell', 'aitrail-live-marker\n']));
+      expect(rows.filter((r) => r.tag === 'permission_mode').map((r) => r.text)).toEqual(['approval policy: never sandbox=workspace-write network=false writable_roots=-']);
+      expect(rows.every((r) => r.project_path === '' || r.project_path === '/home/live-codex-cli/proj')).toBe(true);
+      expect(ctx.unknowns).toEqual([]);
+    });
+  }
+});

@@ -49,6 +49,11 @@ export class RolloutState {
     return this.copies[family].event(kind, texts, row);
   }
 
+  /** Texts waiting for their twin; a build that never marks turn ends would otherwise grow this with the file. */
+  get waiting(): number {
+    return this.copies.event.size + this.copies.completed.size;
+  }
+
   /** The end of a turn: copies left without their item, in line order. */
   flushCopies(): { kind: TwinKind; row: { draft: Draft; line: number; ts: string } }[] {
     return [...this.copies.event.flush(), ...this.copies.completed.flush()].sort((a, b) => a.row.line - b.row.line);

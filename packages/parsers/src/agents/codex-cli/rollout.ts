@@ -20,6 +20,9 @@ export interface RolloutHooks {
 /** Tags the analyzer acts on: a row of an undated layout keeps these rather than `time_session`. */
 const KEEP_TAGS = new Set(['bad_line', 'session_start', 'session_name', 'permission_mode', 'permission_setting', 'permission_request', 'permission_decision', 'model', 'user_shell']);
 
+/** Texts waiting for their twin before they are given up on (a file with no turn boundaries). */
+const MAX_WAITING = 10_000;
+
 /** Record kinds of the envelope layout with no row, on purpose. */
 const SKIPPED_KINDS: Record<string, string> = {
   token_usage_record: 'token usage record',
@@ -151,6 +154,8 @@ export async function* parseRollout(a: Artifact, ctx: ParseContext, hooks: Rollo
     if (ts) lastTs = ts;
     if (typeof outcome === 'string') hooks.onSkip?.(l.line, outcome);
     else for (const d of outcome) yield finish(d, l.line, ts);
+    // Twins sit within a few lines of each other: past this many waiting, memory stays bounded.
+    if (st.waiting > MAX_WAITING) yield* flushTwins();
   }
   yield* flushTwins();
   if (failure.reason) {

@@ -48,6 +48,11 @@ export class TwinTracker<R> {
     return false;
   }
 
+  /** How many texts wait for a partner (items and copies). */
+  get size(): number {
+    return this.items.size + this.pending.length;
+  }
+
   /** The end of a turn (or of the file): the event copies that never met their item, in order. */
   flush(): { kind: TwinKind; row: R }[] {
     const out = this.pending.map((p) => ({ kind: p.kind, row: p.row }));

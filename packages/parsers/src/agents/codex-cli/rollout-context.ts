@@ -65,8 +65,10 @@ function sandboxOf(sp: unknown): { type: string; network: string; roots: string 
 export function turnContext(st: RolloutState, p: JsonObject, at: string): Draft[] | string {
   st.turnContextSeen = true;
   if (st.replay) {
+    // A turn minted at or after the fork's creation is the fork's own; a turn id that tells no
+    // time (older builds) cannot be placed, so the copy is not claimed past it.
     const ms = uuidV7Ms(asString(p.turn_id) ?? '');
-    if (!Number.isNaN(ms) && ms >= st.forkStartMs) st.replay = false;
+    if (Number.isNaN(ms) || ms >= st.forkStartMs) st.replay = false;
   }
   const out: Draft[] = [...st.changeCwd(asString(p.cwd) ?? '', at)];
   const model = asString(p.model) ?? '';

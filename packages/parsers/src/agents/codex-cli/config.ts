@@ -24,6 +24,26 @@ function policyLines(prefix: string, o: JsonObject): Line[] {
   return POLICY_KEYS.flatMap((k): Line[] => (at(o, k) === undefined ? [] : [[`permission setting: ${prefix}${k}=${value(at(o, k))}`, 'permission_setting']]));
 }
 
+const SECRET_NAME = /token|secret|passw(?:or)?d|api[-_]?key|auth|credential|bearer|cookie/i;
+
+/**
+ * The notify program's argv with credential-looking values replaced: the value after a
+ * secret-named flag, the value of `NAME=value` or `--name=value` with a secret-looking name, and
+ * `Authorization:`/`Bearer` header values. The program and the other arguments are evidence.
+ */
+export function redactArgs(argv: unknown[]): unknown[] {
+  return argv.map((a, i) => {
+    if (typeof a !== 'string') return a;
+    const prev = typeof argv[i - 1] === 'string' ? (argv[i - 1] as string) : '';
+    if (/^-{1,2}\S+$/.test(prev) && SECRET_NAME.test(prev) && !a.startsWith('-')) return '<redacted>';
+    const kv = /^(-{0,2}[^=\s]+)=(.+)$/.exec(a);
+    if (kv && SECRET_NAME.test(kv[1])) return `${kv[1]}=<redacted>`;
+    const header = /^((?:authorization|proxy-authorization|x-api-key)\s*:\s*)(.+)$/i.exec(a);
+    if (header) return `${header[1]}<redacted>`;
+    return /^bearer\s+\S+/i.test(a) ? 'Bearer <redacted>' : a;
+  });
+}
+
 /** A provider's endpoint without user info or query (either can carry a key). */
 function safeUrl(u: string): string {
   try {
@@ -52,7 +72,7 @@ export function configLines(cfg: JsonObject): Line[] {
     out.push([`provider setting: model_providers.${id} ${parts.join(' ')}`.trimEnd(), 'provider_setting']);
   }
   const notify = asArray(cfg.notify);
-  if (notify && notify.length > 0) out.push([`hook setting: notify command=${compactJson(notify)}`, 'hook_setting']);
+  if (notify && notify.length > 0) out.push([`hook setting: notify command=${compactJson(redactArgs(notify))}`, 'hook_setting']);
   const persistence = asString(at(cfg, 'history.persistence'));
   if (persistence) out.push([`retention setting: history.persistence=${persistence}`, 'retention_setting']);
   return out;

@@ -132,7 +132,7 @@ describe('logs: the TUI log and logs_<n>.sqlite', () => {
 describe('config.toml, hooks.json and rules', () => {
   const CONFIG = `approval_policy = "never"
 sandbox_mode = "danger-full-access"
-notify = ["python3", "/home/u/notify.py"]
+notify = ["python3", "/home/u/notify.py", "--token", "tok_FAKE_1", "API_KEY=key_FAKE_2", "Authorization: Bearer hdr_FAKE_3"]
 
 [history]
 persistence = "none"
@@ -172,11 +172,11 @@ enabled = false
       ['permission setting: sandbox_mode=danger-full-access', ''],
       ['permission setting: profiles.ci.approval_policy=on-failure', ''],
       ['provider setting: model_providers.corp base_url=https://llm.corp.example/v1 env_key=CORP_KEY', ''],
-      ['hook setting: notify command=["python3","/home/u/notify.py"]', ''],
+      ['hook setting: notify command=["python3","/home/u/notify.py","--token","<redacted>","API_KEY=<redacted>","Authorization: <redacted>"]', ''],
       ['retention setting: history.persistence=none', ''],
     ]);
     const all = rows.map((r) => r.text).join('\n');
-    for (const secret of ['ghp_FAKE', 'sk-FAKE', 'abc123', 'pw@']) expect(all).not.toContain(secret);
+    for (const secret of ['ghp_FAKE', 'sk-FAKE', 'abc123', 'pw@', 'tok_FAKE', 'key_FAKE', 'hdr_FAKE']) expect(all).not.toContain(secret);
     expect(ctx.mcpServers).toEqual([
       { name: 'gh', scope: 'user', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env_keys: ['GITHUB_TOKEN'], secrets: [{ where: 'env:GITHUB_TOKEN', value: 'ghp_FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE0000' }] },
       { name: 'remote', scope: 'user', transport: 'http', url: 'https://mcp.example.org/mcp', header_keys: ['Authorization', 'X-Api-Key'], disabled: true, secrets: [{ where: 'bearer_token', value: 'sk-FAKE-inline-bearer' }] },

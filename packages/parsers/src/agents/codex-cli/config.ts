@@ -5,12 +5,12 @@ import { mcpServersFromConfig } from '../../sdk/mcp.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { readSmall, utf8Text } from '../../sdk/small-file.js';
 import type { Artifact, McpServerReport, ParseContext, Parser, Row } from '../../sdk/types.js';
-import { CONFIG_RE, HOOKS_RE } from './paths.js';
+import { CONFIG_RE, HOOKS_RE, SYSTEM_CONFIG_RE } from './paths.js';
 
 type Line = [text: string, tag: string, project?: string];
 
 /** Keys that set the standing approval and sandbox policy, at the top level and in each profile. */
-const POLICY_KEYS = ['approval_policy', 'sandbox_mode', 'approvals_reviewer', 'sandbox_workspace_write.network_access', 'sandbox_workspace_write.writable_roots'];
+const POLICY_KEYS = ['approval_policy', 'sandbox_mode', 'approvals_reviewer', 'sandbox_workspace_write.network_access', 'sandbox_workspace_write.writable_roots', 'allowed_approval_policies', 'allowed_sandbox_modes'];
 
 function at(o: JsonObject, path: string): unknown {
   let v: unknown = o;
@@ -83,7 +83,7 @@ export function configLines(cfg: JsonObject): Line[] {
  * own keys: `env_http_headers` (header names, valued by environment variables) and an inline
  * `bearer_token` (older builds accepted it: a credential, kept out of every output).
  */
-export function codexMcpServers(cfg: JsonObject, base: { scope: 'user' | 'project'; project_path?: string }): McpServerReport[] {
+export function codexMcpServers(cfg: JsonObject, base: { scope: 'user' | 'project' | 'managed'; project_path?: string }): McpServerReport[] {
   const entries = asObject(cfg.mcp_servers) ?? {};
   return mcpServersFromConfig(cfg, base, ['mcp_servers']).map((r) => {
     const e = asObject(entries[r.name]) ?? {};
@@ -117,8 +117,13 @@ async function* parseConfig(a: Artifact, ctx: ParseContext): AsyncGenerator<Row>
     return;
   }
   const project = a.scope === 'project' ? (a.projectRoot ?? '') : '';
-  for (const s of codexMcpServers(r.value, project ? { scope: 'project', project_path: project } : { scope: 'user' })) ctx.mcp(s);
-  for (const [text, tag, path] of configLines(r.value)) yield makeRow('system', text, { timestamp_utc: a.mtime, project_path: path ?? project, tag });
+  const managed = a.scope === 'system';
+  for (const s of codexMcpServers(r.value, project ? { scope: 'project', project_path: project } : { scope: managed ? 'managed' : 'user' })) ctx.mcp(s);
+  for (const [text, tag, path] of configLines(r.value)) {
+    // An administrator's file (/etc/codex) says so: its settings bind every user of the machine.
+    const t = managed ? text.replace(/^(\w+ setting: )/, '$1managed.') : text;
+    yield makeRow('system', t, { timestamp_utc: a.mtime, project_path: path ?? project, tag });
+  }
 }
 
 async function* parseHooks(a: Artifact): AsyncGenerator<Row> {
@@ -149,13 +154,13 @@ async function* parseHooks(a: Artifact): AsyncGenerator<Row> {
 export const configParser: Parser = {
   agent: 'codex-cli',
   name: 'config',
-  patterns: ['<codex>/config.toml', '<codex>/config.toml.backup*', '<project>/.codex/config.toml', '<codex>/hooks.json'],
-  wants: (rel) => CONFIG_RE.test(rel) || HOOKS_RE.test(rel),
+  patterns: ['<codex>/config.toml', '<codex>/config.toml.backup*', '<project>/.codex/config.toml', '/etc/codex/config.toml', '/etc/codex/requirements.toml', '<codex>/hooks.json'],
+  wants: (rel) => CONFIG_RE.test(rel) || SYSTEM_CONFIG_RE.test(rel) || HOOKS_RE.test(rel),
   secondary: () => false,
   secondaryToleranceSeconds: () => 0,
   recordsSync: false,
   // Flagged for MCP env values, headers and provider keys: this parser prints key names,
   // trust levels and policies only; values go to the MCP report's secrets.
-  readsSecretFile: (rel) => CONFIG_RE.test(rel),
+  readsSecretFile: (rel) => CONFIG_RE.test(rel) || SYSTEM_CONFIG_RE.test(rel),
   parse: (a, ctx) => (HOOKS_RE.test(a.rel) ? parseHooks(a) : parseConfig(a, ctx)),
 };

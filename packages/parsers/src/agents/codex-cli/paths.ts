@@ -27,6 +27,8 @@ export const LOGS_DB_RE = new RegExp(String.raw`^${HOME}/logs_\d+\.sqlite$`, 'i'
 export const TUI_LOG_RE = new RegExp(String.raw`^${HOME}/log/codex-tui\.log(?:\.[^/]+)?$`, 'i');
 /** User config and its backups (`config.toml.backup`, `config.toml.backup.<time>`); a project's `.codex/config.toml` has the same rel. */
 export const CONFIG_RE = new RegExp(String.raw`^${HOME}/config\.toml(?:\.backup[^/]*)?$`, 'i');
+/** System configuration an administrator installs: `/etc/codex/config.toml`, `requirements.toml` (macOS: under /private/etc). */
+export const SYSTEM_CONFIG_RE = /^(?:private\/)?etc\/codex\/(?:config|requirements|managed_config)\.toml$/i;
 /** Lifecycle hooks. */
 export const HOOKS_RE = new RegExp(String.raw`^${HOME}/hooks\.json$`, 'i');
 /** Execution-policy rules: Starlark `rules/*.rules`, December 2025 `policy/*.codexpolicy|*.execpolicy`. */

@@ -191,6 +191,15 @@ enabled = false
     expect(ctx.mcpServers[0]).toMatchObject({ name: 'db', scope: 'project', project_path: '/srv/proj' });
   });
 
+  it('/etc/codex files: managed settings and servers, the requirements an administrator imposes', async () => {
+    const ctx = recordingContext();
+    const body = 'allowed_approval_policies = ["untrusted", "on-request"]\nallowed_sandbox_modes = ["read-only"]\n[mcp_servers.corp]\nurl = "https://mcp.corp.example"\n';
+    const rows = await collectRows(parser('config'), memoryArtifact('etc/codex/requirements.toml', body, {}, { scope: 'system' }), ctx);
+    expect(rows.map((r) => r.text)).toEqual(['permission setting: managed.allowed_approval_policies=["untrusted","on-request"]', 'permission setting: managed.allowed_sandbox_modes=["read-only"]']);
+    expect(ctx.mcpServers[0]).toMatchObject({ name: 'corp', scope: 'managed', transport: 'http' });
+    expect(parser('config').wants('private/etc/codex/config.toml')).toBe(true);
+  });
+
   it('invalid TOML: one unreadable row that says where, never quoting the file', async () => {
     const rows = await collectRows(parser('config'), memoryArtifact('.codex/config.toml', 'a = 1\nb = "sk-secret-value\n'), recordingContext());
     expect(rows).toHaveLength(1);

@@ -158,9 +158,10 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   }
 
   const homes = w.inv.finish(recs);
+  const system = w.inv.system();
   let warnings = 0;
-  const totals = { hosts: new Set(w.collections.map((c) => c.host)).size, homes: homes.length, artifacts: 0, bytes: 0, parsed_artifacts: 0, rows, duplicates: droppedOrder.length, sessions: recs.length, synced_sessions: 0, projects: 0, scratch_directories: 0, secret_files: 0, parse_warnings: 0, ...credentialTotals(homes), integrity_ok: w.collections.every((c) => c.integrity.ok) };
-  for (const h of homes) {
+  const totals = { hosts: new Set(w.collections.map((c) => c.host)).size, homes: homes.length, artifacts: 0, bytes: 0, parsed_artifacts: 0, rows, duplicates: droppedOrder.length, sessions: recs.length, synced_sessions: 0, projects: 0, scratch_directories: 0, secret_files: 0, parse_warnings: 0, ...credentialTotals([...homes, ...system]), integrity_ok: w.collections.every((c) => c.integrity.ok) };
+  for (const h of [...homes, ...system]) {
     for (const a of h.agents) {
       totals.artifacts += a.artifacts;
       totals.bytes += a.bytes;
@@ -179,6 +180,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     analyzer: { version: ANALYZER_VERSION, options: w.options },
     collections: w.collections,
     homes,
+    system,
     totals,
     outputs: { timeline_csv: 'timeline.csv', timeline_jsonl: 'timeline.jsonl', sessions: 'sessions.jsonl', duplicates: 'duplicates.jsonl' },
   };

@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['aitrail-source'] },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'fixtures/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'fixtures/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

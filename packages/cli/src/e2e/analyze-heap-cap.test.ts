@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENERATED, generate, runCli, stackTraceLines, tempDir } from './test-helpers/hostile-harness.js';
+import { GENERATED, generate, readJsonl, runCli, stackTraceLines, tempDir } from './test-helpers/hostile-harness.js';
 
 // The analysis runs in a worker with a capped heap (analysis-host.ts): a run that needs more
 // than the cap must stop with a message saying what happened and what to do, not a V8 dump.
@@ -30,6 +30,35 @@ describe('the analysis heap cap', () => {
     expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
     expect(readdirSync(join(T, 'tmp'))).toEqual([]);
   }, 180_000);
+
+  it('a 64 MB line at the default cap (no AITRAIL_MAX_HEAP_MB, no node heap flag): parsed whole into one row, exit 0', async () => {
+    const out = join(T, 'default-cap');
+    const r = await runCli(['analyze', zip, '--out', out], { maxOldSpaceMb: 0, env: { AITRAIL_MAX_HEAP_MB: '', NODE_OPTIONS: '', TMPDIR: join(T, 'tmp') }, timeoutMs: 150_000 });
+    expect(r.code, r.stderr.slice(-1500)).toBe(0);
+    expect(stackTraceLines(r.stderr)).toEqual([]);
+    // Streamed, not read whole: find line 1's row by its start, then measure its text.
+    const rows = readJsonl<{ source_line: number | null; text: string; turn_type: string }>(join(out, 'timeline.jsonl')).filter((x) => x.source_line === 1);
+    expect(rows.map((x) => [x.turn_type, x.text.length, x.text.slice(0, 24)])).toEqual([['user', 64 << 20, 'long prompt long prompt ']]);
+    expect(readdirSync(join(T, 'tmp'))).toEqual([]);
+  }, 180_000);
+
+  it('SIGTERM in the middle of the analysis: exit 143, its private temp folder removed, no output left', async () => {
+    const out = join(T, 'killed');
+    const tmp = join(T, 'tmp-killed');
+    mkdirSync(tmp);
+    let pid = 0;
+    const started = runCli(['analyze', zip, '--out', out], { env: { TMPDIR: tmp }, timeoutMs: 120_000, onSpawn: (p) => (pid = p) });
+    // The analysis has begun once its private temp folder exists (SQLite copies, spilled runs).
+    for (let i = 0; i < 600 && readdirSync(tmp).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(readdirSync(tmp).length, 'the analysis never created its temp folder').toBeGreaterThan(0);
+    process.kill(pid, 'SIGTERM');
+    const r = await started;
+    expect(r.timedOut).toBe(false);
+    expect(r.code, r.stderr.slice(-1500)).toBe(143);
+    expect(stackTraceLines(r.stderr)).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+  }, 150_000);
 
   it('a cap that is not a number is a usage error (exit 2)', async () => {
     const r = await runCli(['analyze', zip, '--out', join(T, 'out2')], { env: { AITRAIL_MAX_HEAP_MB: 'lots' } });

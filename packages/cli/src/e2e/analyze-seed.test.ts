@@ -203,13 +203,15 @@ describe('aitrail analyze options on the seed collection', () => {
     writeFileSync(join(dir, HIST), '{"commandHistory":["tampered"]}');
     const r = await runCli(['analyze', dir, '--out', join(T, 'bad')]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`mismatch: expected`);
+    expect(unwrapOclif(r.stderr)).toContain(`mismatch ${HIST}: expected`);
     expect(readFileSync(join(T, 'bad', 'timeline.jsonl'), 'utf8')).not.toContain('tampered');
     const inv = JSON.parse(readFileSync(join(T, 'bad', 'inventory.json'), 'utf8'));
     expect(inv.collections[0].integrity.mismatched.map((x: { archive_path: string }) => x.archive_path)).toEqual([HIST]);
     const s = await runCli(['analyze', dir, '--out', join(T, 'strict'), '--strict']);
     expect(s.code).toBe(2);
-    expect(unwrapOclif(s.stderr)).toContain('--strict: expected every member to match the manifest, found 1');
+    // The list --strict points at names the file.
+    expect(unwrapOclif(s.stderr)).toContain(`mismatch ${HIST}: expected`);
+    expect(unwrapOclif(s.stderr)).toContain('--strict: expected every member to match the manifest, found 1 problem (listed above, each with its member)');
     expect(stackTraceLines(s.stderr)).toEqual([]);
     expect(() => readFileSync(join(T, 'strict', 'timeline.csv'))).toThrow();
   });

@@ -10,5 +10,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // A cache folder for CLI outputs that end-to-end tests share (packages/cli/src/e2e/test-helpers/shared-run.ts).
+    globalSetup: ['packages/cli/src/e2e/test-helpers/global-setup.ts'],
   },
 });

@@ -56,7 +56,7 @@ export class ZipWriter {
   private heldBytes = 0;
   private queue: Promise<void> = Promise.resolve();
   private failure: Error | undefined;
-  private readonly failed: Promise<never>;
+  private readonly onFail = new Set<(err: Error) => void>();
   /** Stop the run now (a signal): pending and later adds reject with this error. */
   readonly fail: (err: Error) => void;
 
@@ -68,24 +68,41 @@ export class ZipWriter {
     this.level = COMPRESSION_LEVEL[compression];
     // 'wx': never overwrite; a stale .partial from a killed run must be looked at, not clobbered.
     this.file = createWriteStream(this.partial, { flags: 'wx' });
-    let reject!: (err: Error) => void;
-    this.failed = new Promise<never>((_res, rej) => {
-      reject = rej;
-    });
-    this.failed.catch(() => {});
     this.fail = (err: Error) => {
       if (!this.failure) {
         this.failure = err.name === 'AbortError' ? err : new Error(`cannot write ${this.partial}: ${err.message}`);
-        reject(this.failure);
+        for (const f of this.onFail) f(this.failure);
+        this.onFail.clear();
       }
     };
     this.file.on('error', this.fail);
   }
 
+  /**
+   * `p`, or the failure if the run fails first. Not a race against one long-lived promise: each
+   * such race leaves a reaction on it that holds its result (a chunk) until the run ends.
+   */
+  private until<T>(p: Promise<T>): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<T>((resolve, reject) => {
+      this.onFail.add(reject);
+      p.then(
+        (v) => {
+          this.onFail.delete(reject);
+          resolve(v);
+        },
+        (e: unknown) => {
+          this.onFail.delete(reject);
+          reject(e);
+        },
+      );
+    });
+  }
+
   /** Start writing `<out>.partial`; fails when it cannot be created. */
   static async create(out: string, compression: Compression = 'fast'): Promise<ZipWriter> {
     const w = new ZipWriter(out, compression);
-    await Promise.race([new Promise<void>((resolve) => w.file.once('open', () => resolve())), w.failed]);
+    await w.until(new Promise<void>((resolve) => w.file.once('open', () => resolve())));
     const st = await stat(w.partial, { bigint: true });
     w.identity = `${st.dev}:${st.ino}`;
     return w;
@@ -143,7 +160,7 @@ export class ZipWriter {
   }
 
   private async write(data: Buffer): Promise<void> {
-    if (!this.file.write(data)) await Promise.race([new Promise<void>((resolve) => this.file.once('drain', () => resolve())), this.failed]);
+    if (!this.file.write(data)) await this.until(new Promise<void>((resolve) => this.file.once('drain', () => resolve())));
     this.check();
   }
 
@@ -161,7 +178,7 @@ export class ZipWriter {
     const e: ZipEntry = { name: checkedName(name), method: 0, known: false, crc: 0, csize: 0, usize: 0, offset: this.offset, ...dosDateTime(date), unixSeconds: Math.floor(date.getTime() / 1000), mode: (mode & 0o777) | 0o100000 };
     const it = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     const next = async (): Promise<Buffer | undefined> => {
-      const r = await Promise.race([it.next(), this.failed]);
+      const r = await this.until(it.next());
       this.check();
       if (r.done) return undefined;
       const b = Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value);
@@ -197,7 +214,7 @@ export class ZipWriter {
     };
     let firstOut: Buffer | undefined;
     if (this.level > 0 && first.length > 0) {
-      firstOut = await Promise.race([deflate(first, undefined, ended), this.failed]);
+      firstOut = await this.until(deflate(first, undefined, ended));
       if (firstOut.length <= first.length * STORE_ABOVE) e.method = 8;
     }
     if (ended) {
@@ -222,9 +239,9 @@ export class ZipWriter {
         for (let b = await chunk(); b; b = await chunk()) {
           inflight.push(deflate(b, prev, false));
           prev = b;
-          if (inflight.length >= IN_FLIGHT) await put(await Promise.race([inflight.shift()!, this.failed]));
+          if (inflight.length >= IN_FLIGHT) await put(await this.until(inflight.shift()!));
         }
-        while (inflight.length > 0) await put(await Promise.race([inflight.shift()!, this.failed]));
+        while (inflight.length > 0) await put(await this.until(inflight.shift()!));
         await put(FINAL_BLOCK);
       }
       await this.emit(dataDescriptor(e));
@@ -240,7 +257,7 @@ export class ZipWriter {
     for (const e of this.entries) await this.emit(centralRecord(e));
     await this.emit(endRecords(this.entries.length, cdOffset, this.offset - cdOffset));
     await this.flush();
-    await Promise.race([new Promise<void>((resolve) => this.file.end(() => resolve())), this.failed]);
+    await this.until(new Promise<void>((resolve) => this.file.end(() => resolve())));
     this.check();
     const fh = await open(this.partial, 'r+');
     let bytes = 0;

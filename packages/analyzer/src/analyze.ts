@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type AgentPlugin, builtInPlugins, type ParseContext, type Parser, type Row } from '@aitrail/parsers';
-import { type Input, makeArtifact, parseableRows, planUnits, type Unit } from './artifacts.js';
+import { givenUpStores, type Input, makeArtifact, parseableRows, planUnits, type Unit } from './artifacts.js';
 import { type DedupRecord, dedupRows } from './dedup.js';
 import { FactStore, sessionKey } from './facts.js';
 import { checkIntegrity, credentialNotice, type IntegrityResult } from './integrity.js';
@@ -141,11 +141,13 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       inv.addCredentialFindings(input.host, integrity[i].credentials);
       const { rows, refused } = parseableRows(input.src, integrity[i].failed);
       for (const { row, reason } of refused) inv.agent(input.host, row.user, row.agent).not_parsed.push({ file: row.archive_path, reason });
+      for (const g of givenUpStores(input.src, parsers)) inv.agent(input.host, g.row.user, g.agent).not_parsed.push({ file: g.row.source_path, reason: g.reason });
       return { input, rows };
     });
     const units = planUnits(offered, parsers);
-    // Siblings and SQLite sidecars are looked up among the non-secret members only.
+    // Siblings are looked up among the non-secret members only; a database's own sidecars among all.
     const indexes = offered.map(({ rows }) => new Map(rows.filter((r) => !r.secret).map((r) => [r.archive_path, r])));
+    const allPaths = offered.map(({ rows }) => new Set(rows.map((r) => r.archive_path)));
     const facts = new FactStore();
     const spiller = new RunSpiller(tmp, opts.runLimits ?? DEFAULT_RUN_LIMITS);
     const records: DedupRecord[] = [];
@@ -157,13 +159,13 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     ev.phase?.('parsing', ordered.length);
     let done = 0;
     for (const u of ordered) {
-      const key = `${u.input.index}\0${u.row.archive_path}`;
+      const key = `${u.input.index}\0${u.agent}\0${u.row.archive_path}`;
       if (!parsedArtifacts.has(key)) {
         parsedArtifacts.add(key);
-        inv.agent(u.input.host, u.row.user, u.row.agent).parsed_artifacts++;
+        inv.agent(u.input.host, u.row.user, u.agent).parsed_artifacts++;
       }
       check();
-      await runUnit(u, indexes[u.input.index], tmp, opts, facts, inv, (row) => {
+      await runUnit(u, indexes[u.input.index], allPaths[u.input.index], tmp, opts, facts, inv, (row) => {
         check();
         const full = spiller.add(row);
         if (spiller.rows % 50_000 === 0) ev.rows?.(spiller.rows);
@@ -216,14 +218,20 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
 }
 
 /** Run one parser over one artifact; a parser that throws becomes a warning and a system row. */
-async function runUnit(u: Unit, index: Map<string, import('@aitrail/collector').ManifestRow>, tmp: string, opts: AnalyzeOptions, facts: FactStore, inv: InventoryBuilder, emit: (r: TimelineRow) => Promise<void> | undefined): Promise<void> {
+async function runUnit(u: Unit, index: Map<string, import('@aitrail/collector').ManifestRow>, sidecars: Set<string>, tmp: string, opts: AnalyzeOptions, facts: FactStore, inv: InventoryBuilder, emit: (r: TimelineRow) => Promise<void> | undefined): Promise<void> {
   const { host } = u.input;
-  const { user, agent, archive_path: file } = u.row;
+  const { user, archive_path: file } = u.row;
+  // A file two agents claim is read by each; its rows are the claiming agent's.
+  const agent = u.agent;
   const parserName = `${u.parser.agent}/${u.parser.name}`;
   const ctx: ParseContext = {
     options: { includeThinking: !!opts.includeThinking },
     fact: (f) => facts.report(sessionKey(host, user, agent, f.session_id), f),
     warn: (message, line) => inv.warn(host, user, agent, { file, line: line ?? null, parser: parserName, message: String(message) }),
+    unknown: (kind, line) => inv.unknown(host, user, agent, parserName, file, String(kind), typeof line === 'number' ? line : null),
+    mcp: (server) => {
+      if (server && typeof server === 'object') inv.mcp(host, user, agent, file, server);
+    },
   };
   let i = 0;
   const base = u.index * ORD_STRIDE;
@@ -264,7 +272,7 @@ async function runUnit(u: Unit, index: Map<string, import('@aitrail/collector').
     return row;
   };
   try {
-    const artifact = makeArtifact(u.input, u.row, index, tmp);
+    const artifact = makeArtifact(u.input, u.row, index, tmp, sidecars);
     for await (const r of u.parser.parse(artifact, ctx)) {
       const p = emit(enrich(r));
       if (p) await p;

@@ -112,6 +112,8 @@ describe("seed 001's 33 persisted types (fixture homes copilot-seed001 and its n
       const run = await parse(home);
       expect(run.facts.filter((f) => f.key === 'cwd' || f.key === 'branch').map((f) => [f.key, f.value, f.at])).toEqual([
         ['cwd', W, at(1)],
+        // The start is outside git: no branch for the rows before the move into one.
+        ['branch', '', at(1)],
         ['cwd', TOOLS, at(26)],
         ['branch', 'dev-may-3', at(26)],
         ['cwd', PROJECT, at(38)],

@@ -44,6 +44,7 @@ export class EventsState {
   agentMode: string | undefined;
   /** Whether a permission.requested line has printed the first `permission mode:` row. */
   modeShown = false;
+  private contextSeen = false;
   private readonly toolNames = new Map<string, string>();
   private readonly requested = new Set<string>();
   private readonly completed = new Set<string>();
@@ -66,9 +67,12 @@ export class EventsState {
       this.report('cwd', cwd, at);
     }
     const branch = text(ctx.branch) ?? '';
-    if (branch !== this.branch) {
+    const first = !this.contextSeen;
+    this.contextSeen = true;
+    // The first context says "no branch" too, so a later move into git does not lend its branch
+    // to the rows before it; an undated "no branch" says nothing an absent report does not.
+    if (branch !== this.branch || (first && at !== '')) {
       this.branch = branch;
-      // An undated "no branch" says nothing the absence of a report does not already say.
       if (branch !== '' || at !== '') this.report('branch', branch, at);
     }
   }

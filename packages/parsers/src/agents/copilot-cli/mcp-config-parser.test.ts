@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { artifactFromFile } from '../../sdk/fs-artifact.js';
 import { copilotMcpConfigParser } from './mcp-config-parser.js';
-import { makeHome, parseText, removeHome, runParser } from './test-helpers/harness.js';
+import { CORPUS_ROOT, makeHome, parseText, removeHome, runParser } from './test-helpers/harness.js';
 
 // FAKE credential-shaped values, built so no token literal sits in the source.
 const PAT = `ghp_${'T0k3n'.repeat(7)}x`;
@@ -76,6 +78,18 @@ describe('mcp-config parser', () => {
       expect(rows.map((r) => r.tag)).toEqual(['unreadable']);
       expect(rows[0].text).toMatch(why);
       expect(rows[0].text).not.toContain(PAT.slice(4, 12));
+    }
+  });
+});
+
+describe('mcp-config parser on the real corpus', () => {
+  it('reads every corpus mcp-config.json: one server per mcpServers key, nothing unreadable', async () => {
+    // The two copilot homes of shared/corpus/real that hold one (PROVENANCE.md).
+    for (const home of ['XEFF09__dotfiles', 'Kaijon__little-hou-claw'].map((d) => join(CORPUS_ROOT, d))) {
+      const keys = Object.keys(JSON.parse(readFileSync(join(home, '.copilot/mcp-config.json'), 'utf8')).mcpServers);
+      const { rows, mcpServers, warnings } = await runParser(copilotMcpConfigParser, artifactFromFile(home, '.copilot/mcp-config.json'));
+      expect([rows, warnings]).toEqual([[], []]);
+      expect(mcpServers.map((s) => [s.name, s.scope])).toEqual(keys.map((k) => [k, 'user']));
     }
   });
 });

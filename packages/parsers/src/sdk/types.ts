@@ -167,6 +167,13 @@ export interface Parser {
   /** Whether this agent's rows can say a session was synced (else sessions say `unknown`). */
   recordsSync: boolean;
   /**
+   * By path alone: where this file stands among files that hold copies of one session (a copy a
+   * migration left behind, a set-aside transcript, a legacy twin); the analyzer drops a primary
+   * row that repeats another file's row exactly, and the file of the lowest rank keeps its rows.
+   * Default 0 (the live copy).
+   */
+  copyRank?(rel: string): number;
+  /**
    * Opt-in for a file the catalog flags as secret: true when this parser reads only
    * non-credential fields of it (settings.json's allowedUrls, never its proxy password) and
    * never prints anything else from it. Secret files go to no other parser.

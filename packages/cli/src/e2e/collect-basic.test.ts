@@ -153,8 +153,7 @@ describe.each(CASES)('aitrail collect --root on $fixture', (c) => {
     const { rows, members, problems } = await readAll(out);
     expect(problems).toEqual([]);
     // copilot-cli's rows: a file the copilot-desktop catalog claims too (mcp-config.json) is one
-    // member, whichever form the manifest gives the claim (one row naming both agents, or a
-    // second row saying "same file as").
+    // row naming both agents (`agents`), one member.
     const home = rows.filter((r) => r.scope === 'home' && r.agent === 'copilot-cli');
     const wanted = all.filter((rel) => homeCollected(c, rel)).sort();
     expect(home.filter((r) => r.kind === 'file').map((r) => r.rel).sort()).toEqual(wanted);

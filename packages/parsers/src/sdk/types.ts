@@ -167,6 +167,15 @@ export interface Parser {
    * never prints anything else from it. Secret files go to no other parser.
    */
   readsSecretFile?(rel: string): boolean;
+  /**
+   * For a primary file that holds one session whole: a key naming that session, by path alone
+   * (its file name). Two collected files of one agent and home with the same key are copies of one
+   * session (an editor copied the file on a workspace change, an agent moved its folders and kept
+   * the old one): the analyzer reads the newest (mtime, then size, then path) as primary and the
+   * others as secondary with no time tolerance, so what they repeat goes to duplicates.jsonl and
+   * what only they hold is kept. Undefined or '' for files that are not such copies.
+   */
+  sessionCopyKey?(rel: string): string | undefined;
   /** Stream rows; never throws on bad data. */
   parse(a: Artifact, ctx: ParseContext): AsyncIterable<Row>;
 }

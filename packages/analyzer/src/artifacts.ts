@@ -73,7 +73,48 @@ export function planUnits(inputs: { input: Input; rows: ManifestRow[] }[], parse
       }
     }
   }
+  markSessionCopies(units);
   return units;
+}
+
+/**
+ * Parser.sessionCopyKey: files of one parser, input and home that hold the same session whole are
+ * copies of it (VS Code copies chat session files on a workspace transition and keeps the
+ * originals; an agent that moves its folders may leave the old ones). The newest (mtime, then
+ * size, then archive path) stays primary; the others become secondary with no time tolerance, so
+ * dedup drops the rows they repeat (listed in duplicates.jsonl with the row kept) and keeps the
+ * rows only they hold.
+ */
+export function markSessionCopies(units: Unit[]): void {
+  const groups = new Map<string, Unit[]>();
+  for (const u of units) {
+    if (u.secondary || !u.parser.sessionCopyKey) continue;
+    const key = safeCall(() => u.parser.sessionCopyKey?.(u.row.rel), undefined);
+    if (typeof key !== 'string' || key === '') continue;
+    const g = `${u.input.index}\0${u.row.user}\0${u.agent}\0${u.parser.name}\0${key}`;
+    const list = groups.get(g);
+    if (list) list.push(u);
+    else groups.set(g, [u]);
+  }
+  for (const list of groups.values()) {
+    if (list.length < 2) continue;
+    const newest = list.reduce((best, u) => (newer(u.row, best.row) ? u : best));
+    for (const u of list) {
+      if (u === newest) continue;
+      u.secondary = true;
+      u.tolerance = 0;
+    }
+  }
+}
+
+function newer(a: ManifestRow, b: ManifestRow): boolean {
+  const ta = Date.parse(a.mtime ?? '') || 0;
+  const tb = Date.parse(b.mtime ?? '') || 0;
+  if (ta !== tb) return ta > tb;
+  const sa = a.size ?? 0;
+  const sb = b.size ?? 0;
+  if (sa !== sb) return sa > sb;
+  return a.archive_path > b.archive_path;
 }
 
 function parsersByAgent(parsers: readonly Parser[]): Map<string, Parser[]> {

@@ -97,7 +97,17 @@ export const PROJECT_PATTERNS = { mcp: [String.raw`^\.vscode/mcp\.json$`] } as c
 
 /** The human-readable forms `aitrail parsers` lists. */
 export function describe(patterns: readonly string[], base: '<U>' | '<D>' | ''): string[] {
-  return patterns.map((p) => `${base}${base ? '/' : ''}${p.replace(/^\^|\$$/g, '').replace(/\\\./g, '.').replace(/\[\^\/\]\+/g, '*')}`);
+  const glob = (p: string) =>
+    p
+      .replace(/^\^|\$$/g, '')
+      .replace(/\[\^\/\]\+/g, '*')
+      .replace(/\\d\+/g, 'N')
+      .replace(/\\d\*/g, '*')
+      .replace(/\(\?:([^()]*)\)\?/g, '{,$1}')
+      .replace(/\(\?:([^()]*)\)/g, (_m, alt: string) => `{${alt.split('|').join(',')}}`)
+      .replace(/l\?/g, '{,l}')
+      .replace(/\\\./g, '.');
+  return patterns.map((p) => `${base}${base ? '/' : ''}${glob(p)}`);
 }
 
 /**

@@ -50,7 +50,7 @@ export function* requestRows(s: SessionCtx, raw: unknown, where: Where): Generat
   const md = isObject(req.result) && isObject(req.result.metadata) ? req.result.metadata : {};
 
   const modelId = asString(req.modelId);
-  if (modelId && modelId !== s.prevModel) {
+  if (modelId && modelId !== s.prevModel && !s.quiet) {
     const resolved = asString(md.resolvedModel);
     const text = s.prevModel === undefined ? `model: ${modelId}${resolved && resolved !== modelId ? ` resolved=${resolved}` : ''}` : `model: ${s.prevModel} -> ${modelId}`;
     s.prevModel = modelId;
@@ -59,7 +59,7 @@ export function* requestRows(s: SessionCtx, raw: unknown, where: Where): Generat
   const info = isObject(req.modeInfo) ? req.modeInfo : {};
   const kind = modeOf(req);
   const mode = `${asString(info.permissionLevel) || s.permissionLevel || 'default'}${kind ? ` agent=${kind}` : ''}`;
-  if (mode !== s.prevMode) {
+  if (mode !== s.prevMode && !s.quiet) {
     const text = s.prevMode === undefined ? `permission mode: ${mode}` : `permission mode: ${s.prevMode} -> ${mode}`;
     s.prevMode = mode;
     yield row('system', text, 'modeInfo', { tag: 'permission_mode' });

@@ -15,8 +15,10 @@ export interface SessionCtx {
   /** The last `model:` and `permission mode:` values printed (a row only on a change). */
   prevModel?: string;
   prevMode?: string;
-  /** A tag every row gets (`removed_request`, `superseded_copy`), or ''. */
+  /** A tag every row gets (`removed_request`), or ''. */
   tag: string;
+  /** No `model:` or `permission mode:` rows (a removed request's would only repeat the live ones). */
+  quiet?: boolean;
   /**
    * The previous request, while its round calls no part showed are held back: a "Continue to
    * iterate?" request can show tool parts whose calls the previous request's rounds hold.

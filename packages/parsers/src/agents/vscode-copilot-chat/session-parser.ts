@@ -67,7 +67,7 @@ async function* parseLog(a: Artifact, ctx: ParseContext, project: string): Async
 /** Requests the log took away (an edited or removed prompt), tagged removed_request. */
 function* removedRows(s: SessionCtx, removed: RemovedRequest[]): Generator<Row> {
   if (removed.length === 0) return;
-  const r: SessionCtx = { ...s, prevModel: undefined, prevMode: undefined, tag: 'removed_request', held: undefined };
+  const r: SessionCtx = { ...s, prevModel: undefined, prevMode: undefined, tag: 'removed_request', held: undefined, quiet: true };
   for (const x of removed) {
     yield* requestRows(r, x.request, linesWhere(x.lines, x.removedAt));
     yield* flushHeld(r);

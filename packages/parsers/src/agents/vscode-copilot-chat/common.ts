@@ -45,8 +45,12 @@ export function vscodeParser(spec: VscodeParserSpec): Parser {
   return p;
 }
 
-/** Config and state files are small; anything past this is refused, not read. */
-export const SMALL_FILE_BYTES = 64 * 1024 * 1024;
+/**
+ * JSON files read whole (edit state, settings, sync map) are small (real edit states: 100 to 140
+ * KB); past this one is refused with a row saying so: parsed whole it could exhaust the analysis
+ * heap (256 MB by default) and stop the whole run.
+ */
+export const SMALL_FILE_BYTES = 32 * 1024 * 1024;
 
 /** The whole artifact as text, or the one unreadable row that says why not. */
 export async function readText(a: Artifact, maxBytes = SMALL_FILE_BYTES): Promise<{ text: string } | { row: Row }> {
@@ -122,7 +126,7 @@ export function clientOf(rel: string): string {
   return loc.remote ? `${loc.editor} (remote)` : loc.editor;
 }
 
-/** `YYYY-MM-DD HH:mm:ss.sss` from epoch milliseconds, or '' (for the index's created= field). */
+/** ISO-8601 UTC from epoch milliseconds, or '' (the index's created= field). */
 export function iso(ms: unknown): string {
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > 253402300799999) return '';
   return new Date(ms).toISOString();

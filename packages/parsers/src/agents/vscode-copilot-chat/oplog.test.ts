@@ -145,3 +145,57 @@ describe('operation log replay', () => {
     for (const chunk of [1, 3, 7]) expect((await runText(REL, text, { chunk })).rows).toEqual(whole.rows);
   });
 });
+
+describe('long lines', () => {
+  it('streams an Initial line longer than 16 MiB request by request, reads a long Set whole, and goes on', async () => {
+    const big = 'x'.repeat(9 * 1024 * 1024);
+    const result = { metadata: { toolCallRounds: [{ toolCalls: [{ id: 'c1__vscode-1', name: 'read_file', arguments: '{}' }] }], toolCallResults: { 'c1__vscode-1': { content: [{ value: `${big}${big}` }] } } } };
+    const r1 = req('r1', 'one', { result: { metadata: { renderedUserMessage: big } } });
+    const r2 = req('r2', 'two', { result: { metadata: { renderedUserMessage: big } }, response: [{ kind: 'toolInvocationSerialized', toolId: 'copilot_readFile', toolCallId: 'v1', isConfirmed: { type: 1 } }] });
+    const text = log(init([r1, r2]), { kind: 1, k: ['requests', 1, 'result'], v: result }, { kind: 1, k: ['customTitle'], v: 'Long' });
+    expect(text.split('\n')[0].length).toBeGreaterThan(16 * 1024 * 1024);
+    const r = await runText(REL, text, { chunk: 1024 * 1024 });
+    expect(r.rows.map((x) => [x.source_line, x.turn_type, x.tag ?? '', x.text.length > 100 ? `(${x.text.length} chars)` : x.text])).toEqual([
+      [1, 'system', 'session_start', 'session start: vscode chat location=panel responder=GitHub Copilot'],
+      [1, 'system', 'model', 'model: copilot/gpt-5-mini'],
+      [1, 'system', 'permission_mode', 'permission mode: default agent=ask'],
+      [1, 'user', '', 'one'],
+      [1, 'user', '', 'two'],
+      [1, 'tool_use', '', '{}'],
+      [1, 'system', 'permission_decision', 'permission decision: not-needed'],
+      [1, 'tool_result', '', `(${2 * big.length} chars)`],
+      [3, 'system', 'session_name', 'session name: Long'],
+    ]);
+    expect(r.ctx.warnings).toEqual([]);
+  });
+
+  it('reports a long Initial line cut mid-write, keeping its complete requests', async () => {
+    const big = 'y'.repeat(17 * 1024 * 1024);
+    const line = JSON.stringify(init([req('r1', 'one', { response: [{ value: big }] }), req('r2', 'two')]));
+    const r = await runText(REL, line.slice(0, line.indexOf('"two"')));
+    expect(r.short.filter(([, t, tag]) => t === 'user' || tag === 'bad_line')).toEqual([
+      [1, 'system', 'bad_line', expect.stringMatching(/^parser: unparseable line \(the Initial entry is cut after 1 complete request\(s\): the document ends inside \d+ open containers/)],
+      [1, 'user', '', 'one'],
+    ]);
+  });
+
+  it('finds the bytes of one line across chunks and CRLF endings', async () => {
+    const { lineBytes } = await import('./oplog-long.js');
+    const open = () =>
+      (async function* () {
+        for (const c of ['a\r\nbb', 'b\r\n', '\nccc']) yield Buffer.from(c);
+      })();
+    const line = async (n: number) => {
+      const parts: Buffer[] = [];
+      for await (const b of lineBytes(open, n)) parts.push(b);
+      return Buffer.concat(parts).toString();
+    };
+    expect([await line(1), await line(2), await line(3), await line(4), await line(5)]).toEqual(['a\r', 'bbb\r', '', 'ccc', '']);
+  });
+
+  it('slims what no row reads from a stored request', async () => {
+    const { slimRequest } = await import('./slim.js');
+    const r = slimRequest({ requestId: 'r', agent: { id: 'a', description: 'long' }, message: { text: 't', parts: [1] }, contentReferences: [1], result: { metadata: { renderedUserMessage: 'x', toolCallRounds: [] } }, response: [{ kind: 'textEditGroup', uri: 'u', edits: [[{ text: 'x' }]] }], variableData: { variables: [{ name: 'f', value: { uri: { path: '/f' }, range: {}, content: 'whole file' } }, { name: 'i', value: { data: 'AAAA' } }] } });
+    expect(r).toEqual({ requestId: 'r', agent: { id: 'a' }, message: { text: 't' }, result: { metadata: { toolCallRounds: [] } }, response: [{ kind: 'textEditGroup', uri: 'u' }], variableData: { variables: [{ name: 'f', value: { uri: { path: '/f' } } }, { name: 'i', value: undefined }] } });
+  });
+});

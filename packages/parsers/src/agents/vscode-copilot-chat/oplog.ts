@@ -3,6 +3,8 @@ import { readJsonLines } from '../../sdk/line-reader.js';
 import { badLineRow } from '../../sdk/row.js';
 import type { ParseContext, Row } from '../../sdk/types.js';
 import { restoreMarkers, TRUNCATION_HINT } from './markers.js';
+import { isLongInitial, LONG_LINE_BYTES, readLongLine, streamInitial } from './oplog-long.js';
+import { slimPart, slimRequest, slimResult } from './slim.js';
 
 /**
  * Replay of VS Code's chat session operation log, chatSessions/<id>.jsonl (microsoft/vscode
@@ -61,11 +63,32 @@ type Key = string | number;
 // otherwise make a sparse array of a billion holes).
 const MAX_GAP = 0;
 
-/** Replay the log; yields bad-line rows as it goes and fills `out`. */
-export async function* replayLog(source: AsyncIterable<Buffer | Uint8Array>, out: Replay, ctx: ParseContext, fields: Partial<Row>): AsyncGenerator<Row> {
-  for await (const l of readJsonLines(source)) {
+/**
+ * Replay the log; yields bad-line rows as it goes and fills `out`. `open` gives the file's bytes
+ * (called again for a line longer than {@link LONG_LINE_BYTES}: an Initial entry that long is
+ * streamed request by request, any other read whole, so memory holds the slimmed session and one
+ * request, not the line).
+ */
+export async function* replayLog(open: () => AsyncIterable<Buffer | Uint8Array>, out: Replay, ctx: ParseContext, fields: Partial<Row>): AsyncGenerator<Row> {
+  for await (const l of readJsonLines(open(), { maxLineBytes: LONG_LINE_BYTES })) {
     if (l.blank) continue;
     out.lines++;
+    if (l.error !== undefined && l.value === undefined && l.error.startsWith('line longer than')) {
+      if (isLongInitial(l.text)) {
+        const streamed: { v?: JsonObject } = {};
+        yield* streamInitial(open, l.line, streamed, fields);
+        if (streamed.v) applyInitial(out, streamed.v, l.line, false);
+        continue;
+      }
+      const whole = await readLongLine(open, l.line);
+      if ('error' in whole) {
+        yield badLineRow(whole.error, l.text, l.line, fields);
+        continue;
+      }
+      const why = apply(out, whole.value, l.line, false);
+      if (why) yield badLineRow(why, l.text, l.line, fields);
+      continue;
+    }
     if (l.error !== undefined && l.value === undefined) {
       yield badLineRow(l.error, l.text, l.line, fields);
       continue;
@@ -103,13 +126,7 @@ function apply(out: Replay, e: JsonObject, line: number, marked: boolean): strin
   const kind = e.kind;
   if (kind === 0) {
     if (!isObject(e.v)) return `expected the Initial entry's v to be the session object, found ${e.v === null ? 'null' : typeof e.v}`;
-    const v = marked && out.state ? (restoreMarkers(e.v, out.state, out) as JsonObject) : e.v;
-    takeAway(out, asRequests(out.state), 0, line, asRequests(v));
-    out.state = v;
-    out.initialLine = line;
-    out.sessionFields = new Map(Object.keys(v).map((k) => [k, line]));
-    out.requests = asRequests(v).map(() => fresh(line));
-    for (let i = 0; i < out.requests.length; i++) out.requests[i].parts = partsOf(asRequests(v)[i]).map(() => line);
+    applyInitial(out, e.v, line, marked);
     return undefined;
   }
   if (kind !== 1 && kind !== 2 && kind !== 3) return `expected kind 0 (Initial), 1 (Set), 2 (Push) or 3 (Delete), found ${JSON.stringify(kind)}`;
@@ -127,10 +144,22 @@ function apply(out: Replay, e: JsonObject, line: number, marked: boolean): strin
   if (Array.isArray(parent)) {
     if (typeof last !== 'number' || last > parent.length + MAX_GAP) return `index ${JSON.stringify(last)} is past the end of the array (length ${parent.length})`;
   } else if (typeof last !== 'string') return `index ${last} into an object`;
+  slimAt(k, v);
   book(out, k, line, prev, v);
   if (v === undefined && !Array.isArray(parent)) delete (parent as JsonObject)[last as string];
   else Object.defineProperty(parent, last, { value: v, enumerable: true, writable: true, configurable: true });
   return undefined;
+}
+
+/** The session object of an Initial entry replaces the state (a compaction rewrites the file as one). */
+function applyInitial(out: Replay, value: JsonObject, line: number, marked: boolean): void {
+  const v = marked && out.state ? (restoreMarkers(value, out.state, out) as JsonObject) : value;
+  for (const r of asRequests(v)) slimRequest(r);
+  takeAway(out, asRequests(out.state), 0, line, asRequests(v));
+  out.state = v;
+  out.initialLine = line;
+  out.sessionFields = new Map(Object.keys(v).map((k) => [k, line]));
+  out.requests = asRequests(v).map((r) => ({ ...fresh(line), parts: partsOf(r).map(() => line) }));
 }
 
 function push(out: Replay, parent: JsonObject | unknown[], key: Key, k: Key[], e: JsonObject, line: number, marked: boolean): string | undefined {
@@ -143,6 +172,8 @@ function push(out: Replay, parent: JsonObject | unknown[], key: Key, k: Key[], e
   const from = typeof e.i === 'number' ? Math.min(e.i, arr.length) : arr.length;
   let items = (e.v as unknown[] | undefined) ?? [];
   if (marked) items = items.map((it, j) => restoreMarkers(it, arr[from + j], out));
+  if (k.length === 1 && k[0] === 'requests') items.forEach(slimRequest);
+  else if (k.length === 3 && k[0] === 'requests' && k[2] === 'response') items.forEach(slimPart);
   const cut = arr.slice(from);
   arr.length = from;
   arr.push(...items);
@@ -162,6 +193,16 @@ function push(out: Replay, parent: JsonObject | unknown[], key: Key, k: Key[], e
     }
   } else book(out, k, line, undefined, undefined);
   return undefined;
+}
+
+/** Slim a value written whole at a request's path (see slim.ts). */
+function slimAt(k: Key[], v: unknown): void {
+  if (k[0] !== 'requests') return;
+  if (k.length === 1 && Array.isArray(v)) v.forEach(slimRequest);
+  else if (k.length === 2) slimRequest(v);
+  else if (k.length === 3 && k[2] === 'result') slimResult(v);
+  else if (k.length === 3 && k[2] === 'response' && Array.isArray(v)) v.forEach(slimPart);
+  else if (k.length === 4 && k[2] === 'response') slimPart(v);
 }
 
 function fresh(line: number): RequestLines {

@@ -46,7 +46,7 @@ async function* parseLog(a: Artifact, ctx: ParseContext, project: string): Async
   const fileId = stem(a.rel);
   const replay = newReplay();
   try {
-    yield* replayLog(a.stream(), replay, ctx, { session_id: fileId, project_path: project });
+    yield* replayLog(() => a.stream(), replay, ctx, { session_id: fileId, project_path: project });
   } catch (e) {
     yield unreadableRow(`could not read the session log: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { session_id: fileId, project_path: project });
     return;

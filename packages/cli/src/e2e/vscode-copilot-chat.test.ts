@@ -1,4 +1,4 @@
-import { cpSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ManifestRow } from '@aitrail/collector';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,25 +13,36 @@ const SID = '5e55c0de-0000-4000-8000-000000000001';
 const A = 'a0000000-0000-4000-8000-00000000000a';
 const D = 'd0000000-0000-4000-8000-00000000000d';
 const G = '90000000-0000-4000-8000-000000000009';
-const FAKES = ['FAKE-github-pat-0000', 'FAKE-jira-token-0000', 'FAKE-proxy-password', 'FAKE-enc'];
+const FAKES = ['FAKE-github-pat-0000', 'FAKE-jira-token-0000', 'FAKE-proxy-password', 'FAKE-enc', 'FAKE-db-password-0000'];
+
+interface Mcp {
+  name: string;
+  scope: string;
+  transport: string;
+  project_path?: string;
+  env_keys?: string[];
+  header_keys?: string[];
+}
 
 interface Done {
   manifest: ManifestRow[];
   tl: R[];
   dups: Dup[];
   sessions: Record<string, unknown>[];
-  inventory: Record<string, any>;
+  inventory: { homes: { agents: { agent: string; mcp_servers: Mcp[] }[] }[] };
   outputs: string;
   stdout: string;
   stderr: string;
 }
 
 const T = tempDir('aitrail-e2e-vscode-');
+const PROJ = join(T, 'work', 'my proj');
 afterAll(() => rmSync(T, { recursive: true, force: true }));
 
-async function run(name: string, mtimes: Record<string, string>): Promise<Done> {
+async function run(name: string, mtimes: Record<string, string>, prepare?: (home: string) => void): Promise<Done> {
   const home = join(T, name);
   cpSync(join(REPO, 'fixtures/homes', name), home, { recursive: true });
+  prepare?.(home);
   for (const [rel, iso] of Object.entries(mtimes)) utimesSync(join(home, rel), new Date(iso), new Date(iso));
   const zip = join(T, `${name}.zip`);
   const c = await runCli(['collect', '--home', home, '--out', zip]);
@@ -53,7 +64,7 @@ async function run(name: string, mtimes: Record<string, string>): Promise<Done> 
   };
 }
 
-const short = (r: R) => `${String(r.source_file).replace(/^homes\/[^/]+\/\.config\/Code\/User\//, '')}#${r.source_line} ${r.turn_type} ${String(r.text).split('\n')[0].slice(0, 60)}`;
+const short = (r: R) => `${String(r.source_file).replace(/^homes\/[^/]+\/\.config\/Code\/User\//, '')}#${r.source_line} ${r.turn_type} ${String(r.text).split('\n')[0]}`;
 
 describe('the spec fixture home', () => {
   let d: Done;
@@ -88,16 +99,16 @@ describe('the spec fixture home', () => {
   });
 
   it('keeps the secondary rows no primary holds: index metadata, edit state, transcript start, sync, sign-in, the bad line', () => {
-    const kept = d.tl.filter((r) => !String(r.source_file).includes('/chatSessions/')).map((r) => `${r.turn_type} ${String(r.text).slice(0, 40)}`);
+    const kept = d.tl.filter((r) => !String(r.source_file).includes('/chatSessions/')).map((r) => `${r.turn_type} ${r.text}`);
     expect(kept.sort()).toEqual(
       [
-        'system edit baseline: /srv/proj/date.test.js before=',
-        'system edit operation: textEdit /srv/proj/date.test.js r',
-        'system edit state: Accepted /srv/proj/date.test.js dele',
-        'system session metadata: created=2026-10-01T09:00:00.000Z',
-        'system session start: copilot-agent 0.66.0 vscode 1.138.0',
-        'system session synced: remote session cs-0001 task task-00',
-        'system signed in: octo-user (log time 2026-10-01 10:59:59.',
+        'system edit baseline: /srv/proj/date.test.js before=contents/a1b2c3d',
+        'system edit operation: textEdit /srv/proj/date.test.js request=request_5e55-0001 epoch=2',
+        'system edit state: Accepted /srv/proj/date.test.js deleted=false request=request_5e55-0001 model=copilot/gpt-6.1-sol before=contents/a1b2c3d after=contents/e4f5a6b',
+        'system session metadata: created=2026-10-01T09:00:00.000Z location=panel files=1 +1 -1 state=1 pendingEdits=false external=false permission=default',
+        'system session start: copilot-agent 0.66.0 vscode 1.138.0 cwd=/srv/proj',
+        'system session synced: remote session cs-0001 task task-0001',
+        'system signed in: octo-user (log time 2026-10-01 10:59:59.400)',
       ].sort(),
     );
     const bad = d.tl.find((r) => String(r.text).startsWith('parser: unparseable line'));
@@ -107,8 +118,8 @@ describe('the spec fixture home', () => {
   it('reports one session, synced, named, in /srv/proj on main, from VS Code; the MCP server in the inventory', () => {
     expect(d.sessions).toHaveLength(1);
     expect(d.sessions[0]).toMatchObject({ agent: 'vscode-copilot-chat', session_id: SID, name: 'Fix failing test', client: 'Visual Studio Code', project_path: '/srv/proj', git_branch: 'main', synced: 'yes' });
-    const agent = d.inventory.homes[0].agents.find((a: { agent: string }) => a.agent === 'vscode-copilot-chat');
-    expect(agent.mcp_servers.map((s: { name: string; scope: string; transport: string }) => [s.name, s.scope, s.transport])).toEqual([['github', 'user', 'http']]);
+    const agent = d.inventory.homes[0].agents.find((a) => a.agent === 'vscode-copilot-chat')!;
+    expect(agent.mcp_servers.map((s) => [s.name, s.scope, s.transport])).toEqual([['github', 'user', 'http']]);
   });
 });
 
@@ -117,7 +128,16 @@ describe('the variants home', () => {
   const W1 = '.config/Code/User/workspaceStorage/1111aaaa1111aaaa1111aaaa1111aaaa';
   const W2 = '.config/Code/User/workspaceStorage/2222bbbb2222bbbb2222bbbb2222bbbb';
   beforeAll(async () => {
-    d = await run('vscode-variants', { [`${W1}/chatSessions/${A}.jsonl`]: '2026-10-02T08:00:40Z', [`${W2}/chatSessions/${A}.jsonl`]: '2026-10-02T08:02:25Z' });
+    // A project that exists on this machine, named by a workspace.json file:// URI: its files are collected.
+    const put = (path: string, text: string) => {
+      mkdirSync(join(path, '..'), { recursive: true });
+      writeFileSync(path, text);
+    };
+    d = await run('vscode-variants', { [`${W1}/chatSessions/${A}.jsonl`]: '2026-10-02T08:00:40Z', [`${W2}/chatSessions/${A}.jsonl`]: '2026-10-02T08:02:25Z' }, (home) => {
+      put(join(PROJ, '.github', 'copilot-instructions.md'), 'Use tabs.\n');
+      put(join(PROJ, '.vscode', 'mcp.json'), JSON.stringify({ servers: { db: { command: 'uvx', args: ['mcp-db'], env: { DB_PASSWORD: 'FAKE-db-password-0000' } } } }));
+      put(join(home, '.config/Code/User/workspaceStorage/9999ffff9999ffff9999ffff9999ffff/workspace.json'), JSON.stringify({ folder: `file://${PROJ.split('/').map(encodeURIComponent).join('/')}` }));
+    });
   }, 180_000);
   const from = (part: string) => d.tl.filter((r) => String(r.source_file).includes(part));
 
@@ -138,7 +158,9 @@ describe('the variants home', () => {
   it('shows the deleted session from its secondary stores: index (file=missing), edits, transcript, store', () => {
     const rows = d.tl.filter((r) => r.session_id === D);
     expect(rows.some((r) => String(r.text).endsWith('file=missing'))).toBe(true);
-    expect(rows.filter((r) => r.turn_type === 'user').map((r) => String(r.source_file).split('/').slice(-2).join('/'))).toEqual([`transcripts/${D}.jsonl`, 'github.copilot-chat/session-store.db']);
+    // The debug log's copy anchors the cluster (same time, earlier path), the transcript's joins it;
+    // the store's cut copy has no primary to match (the prefix rule matches primary rows only).
+    expect(rows.filter((r) => r.turn_type === 'user').map((r) => String(r.source_file).split('/').slice(-2).join('/'))).toEqual([`${D}/main.jsonl`, 'github.copilot-chat/session-store.db']);
     const s = d.sessions.find((x) => x.session_id === D) as Record<string, unknown>;
     expect(s).toMatchObject({ project_path: '/srv/app', name: 'Remove legacy date module' });
   });
@@ -157,13 +179,21 @@ describe('the variants home', () => {
       expect(d.outputs.includes(f), f).toBe(false);
       expect(d.stdout.includes(f) || d.stderr.includes(f), f).toBe(false);
     }
-    const agent = d.inventory.homes[0].agents.find((a: { agent: string }) => a.agent === 'vscode-copilot-chat');
-    expect(agent.mcp_servers.map((s: { name: string; env_keys?: string[]; header_keys?: string[] }) => [s.name, s.env_keys ?? s.header_keys])).toEqual(
+    const agent = d.inventory.homes[0].agents.find((a) => a.agent === 'vscode-copilot-chat')!;
+    const keys = Object.fromEntries(agent.mcp_servers.map((s) => [s.name, [s.env_keys ?? [], s.header_keys ?? []]]));
+    expect(keys).toEqual({ github: [[], ['Authorization']], jira: [['JIRA_TOKEN'], []], db: [['DB_PASSWORD'], []] });
+  });
+
+  it('follows a workspace.json file:// URI to a project on this machine: its instructions collected, its flagged mcp.json read for servers', () => {
+    const proj = d.manifest.filter((r) => r.scope === 'project').map((r) => [r.rel, r.status, r.secret, r.project_root]);
+    expect(proj).toEqual(
       expect.arrayContaining([
-        ['github', ['Authorization']],
-        ['jira', ['JIRA_TOKEN']],
+        ['.github/copilot-instructions.md', 'collected', false, PROJ],
+        ['.vscode/mcp.json', 'collected', true, PROJ],
       ]),
     );
+    const agent = d.inventory.homes[0].agents.find((a) => a.agent === 'vscode-copilot-chat')!;
+    expect(agent.mcp_servers.filter((s) => s.scope === 'project').map((s) => [s.name, s.project_path, s.env_keys])).toEqual([['db', PROJ, ['DB_PASSWORD']]]);
   });
 
   it('leaves History and the embeddings cache out (History only with --full)', () => {

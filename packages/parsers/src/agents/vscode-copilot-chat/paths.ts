@@ -6,37 +6,7 @@
  * patterns below match what follows them.
  */
 
-// The editor table of DESIGN "Editor families" (catalog/families/editors.yaml); VS Code's chat is
-// core code, so every editor of the family that keeps it writes the same files.
-const FOLDERS = ['Code', 'Code - Insiders', 'Code - OSS', 'Code - Exploration', 'VSCodium', 'VSCodium - Insiders', 'Cursor', 'Windsurf', 'Windsurf - Next', 'Kiro', 'Trae', 'Trae CN', 'Positron', 'Antigravity'];
-const SERVERS = ['.vscode-server', '.vscode-remote', '.vscode-server-insiders', '.vscode-server-oss', '.vscodium-server', '.vscodium-server-insiders', '.cursor-server', '.windsurf-server', '.kiro-server', '.trae-server', '.trae-cn-server', '.positron-server', '.antigravity-server', '.antigravity-ide-server'];
-const NAMES: Record<string, string> = {
-  Code: 'Visual Studio Code',
-  'Code - Insiders': 'Visual Studio Code - Insiders',
-  '.vscode-server': 'Visual Studio Code',
-  '.vscode-remote': 'Visual Studio Code',
-  '.vscode-server-insiders': 'Visual Studio Code - Insiders',
-  '.vscode-server-oss': 'Code - OSS',
-  '.vscodium-server': 'VSCodium',
-  '.vscodium-server-insiders': 'VSCodium - Insiders',
-  '.cursor-server': 'Cursor',
-  '.windsurf-server': 'Windsurf',
-  '.kiro-server': 'Kiro',
-  '.trae-server': 'Trae',
-  '.trae-cn-server': 'Trae CN',
-  '.positron-server': 'Positron',
-  '.antigravity-server': 'Antigravity',
-  '.antigravity-ide-server': 'Antigravity',
-};
-
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const folders = FOLDERS.map(esc).join('|');
-// Linux and Flatpak keep their case; macOS and Windows homes are case-insensitive.
-const PLACES: { re: RegExp; remote: boolean }[] = [
-  { re: new RegExp(`^(?:\\.config|\\.var/app/[^/]+/config)/(${folders})(?=/|$)`), remote: false },
-  { re: new RegExp(`^(?:Library/Application Support|AppData/Roaming)/(${folders})(?=/|$)`, 'i'), remote: false },
-  { re: new RegExp(`^(${SERVERS.map(esc).join('|')})/data(?=/|$)`), remote: true },
-];
+import { editorOf } from '../../sdk/editors.js';
 
 /** Where a path sits in an editor's data folder. */
 export interface Location {
@@ -52,25 +22,19 @@ export interface Location {
   userDir?: string;
 }
 
-const USER = /^User(?:\/profiles\/[^/]+)?(?=\/)/i;
+const PROFILE = /^profiles\/[^/]+\//;
 
-/** The editor data folder a home-relative path is in, or undefined. */
+/** The editor data folder a home-relative path is in (the SDK's editor table), or undefined. */
 export function locate(rel: string): Location | undefined {
-  for (const p of PLACES) {
-    const m = p.re.exec(rel);
-    if (!m) continue;
-    const name = m[1];
-    const canon = FOLDERS.find((f) => f.toLowerCase() === name.toLowerCase()) ?? SERVERS.find((s) => s === name) ?? name;
-    const dataRest = rel.slice(m[0].length + 1);
-    const loc: Location = { editor: NAMES[canon] ?? canon, remote: p.remote, dataRest };
-    const u = USER.exec(dataRest);
-    if (u) {
-      loc.rest = dataRest.slice(u[0].length + 1);
-      loc.userDir = rel.slice(0, m[0].length + 1 + u[0].length);
-    }
-    return loc;
+  const e = editorOf(rel);
+  if (!e) return undefined;
+  const loc: Location = { editor: e.name, remote: e.place === 'server', dataRest: e.dataRest };
+  if (e.rest !== undefined && e.userDir !== undefined) {
+    const p = PROFILE.exec(e.rest);
+    loc.rest = p ? e.rest.slice(p[0].length) : e.rest;
+    loc.userDir = p ? `${e.userDir}/${p[0].slice(0, -1)}` : e.userDir;
   }
-  return undefined;
+  return loc;
 }
 
 /** Regex sources matched against {@link Location.rest} (below <U>), by parser. */

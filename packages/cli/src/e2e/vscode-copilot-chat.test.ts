@@ -64,6 +64,14 @@ async function run(name: string, mtimes: Record<string, string>, prepare?: (home
   };
 }
 
+/** This agent's entry of inventory.json (the one home collected). */
+function agentOf(d: Done) {
+  const homes = d.inventory.homes.map((h) => ({ user: (h as { user?: string }).user, agents: h.agents.map((a) => a.agent) }));
+  const agent = d.inventory.homes.flatMap((h) => h.agents).find((a) => a.agent === 'vscode-copilot-chat');
+  expect(agent, `inventory homes: ${JSON.stringify(homes)}`).toBeDefined();
+  return agent!;
+}
+
 const short = (r: R) => `${String(r.source_file).replace(/^homes\/[^/]+\/\.config\/Code\/User\//, '')}#${r.source_line} ${r.turn_type} ${String(r.text).split('\n')[0]}`;
 
 describe('the spec fixture home', () => {
@@ -118,7 +126,7 @@ describe('the spec fixture home', () => {
   it('reports one session, synced, named, in /srv/proj on main, from VS Code; the MCP server in the inventory', () => {
     expect(d.sessions).toHaveLength(1);
     expect(d.sessions[0]).toMatchObject({ agent: 'vscode-copilot-chat', session_id: SID, name: 'Fix failing test', client: 'Visual Studio Code', project_path: '/srv/proj', git_branch: 'main', synced: 'yes' });
-    const agent = d.inventory.homes[0].agents.find((a) => a.agent === 'vscode-copilot-chat')!;
+    const agent = agentOf(d);
     expect(agent.mcp_servers.map((s) => [s.name, s.scope, s.transport])).toEqual([['github', 'user', 'http']]);
   });
 });
@@ -179,7 +187,7 @@ describe('the variants home', () => {
       expect(d.outputs.includes(f), f).toBe(false);
       expect(d.stdout.includes(f) || d.stderr.includes(f), f).toBe(false);
     }
-    const agent = d.inventory.homes[0].agents.find((a) => a.agent === 'vscode-copilot-chat')!;
+    const agent = agentOf(d);
     const keys = Object.fromEntries(agent.mcp_servers.map((s) => [s.name, [s.env_keys ?? [], s.header_keys ?? []]]));
     expect(keys).toEqual({ github: [[], ['Authorization']], jira: [['JIRA_TOKEN'], []], db: [['DB_PASSWORD'], []] });
   });
@@ -192,7 +200,7 @@ describe('the variants home', () => {
         ['.vscode/mcp.json', 'collected', true, PROJ],
       ]),
     );
-    const agent = d.inventory.homes[0].agents.find((a) => a.agent === 'vscode-copilot-chat')!;
+    const agent = agentOf(d);
     expect(agent.mcp_servers.filter((s) => s.scope === 'project').map((s) => [s.name, s.project_path, s.env_keys])).toEqual([['db', PROJ, ['DB_PASSWORD']]]);
   });
 

@@ -93,8 +93,11 @@ export interface SessionFact {
 export interface McpServerReport {
   /** The server's name (its key in the config). */
   name: string;
-  /** `user` (a config in the home), `project` (a config in a project), '' when unknown (a cache or log). */
-  scope: 'user' | 'project' | '';
+  /**
+   * `user` (a config in the home), `project` (a config in a project), `managed` (a system-wide
+   * policy file an administrator installs), '' when unknown (a cache or log).
+   */
+  scope: 'user' | 'project' | 'managed' | '';
   /** The project the config belongs to (project scope, or a per-project entry of a user file). */
   project_path?: string;
   /** `stdio`, `http`, `sse`, `ws`, ... as the config says, or inferred from command/url. */

@@ -22,8 +22,10 @@ export interface Unit {
   parser: Parser;
   secondary: boolean;
   tolerance: number;
-  /** Position in (input, archive path, parser) order: the artifact part of the global order. */
+  /** Position in (copy rank, input, archive path, parser) order: the artifact part of the global order. */
   index: number;
+  /** The parser's copyRank for the file (0 unless the file is a copy of another). */
+  rank: number;
 }
 
 /**
@@ -69,52 +71,18 @@ export function planUnits(inputs: { input: Input; rows: ManifestRow[] }[], parse
         if (row.secret && !safeCall(() => parser.readsSecretFile?.(row.rel) === true, false)) continue;
         const secondary = safeCall(() => parser.secondary(row.rel), false);
         const tolerance = secondary ? safeCall(() => parser.secondaryToleranceSeconds(row.rel), 0) : 0;
-        units.push({ input, row, agent: parser.agent, parser, secondary, tolerance, index: units.length });
+        const rank = safeCall(() => parser.copyRank?.(row.rel) ?? 0, 0);
+        units.push({ input, row, agent: parser.agent, parser, secondary, tolerance, index: units.length, rank: Number.isFinite(rank) ? rank : 0 });
       }
     }
   }
-  markSessionCopies(units);
-  return units;
-}
-
-/**
- * Parser.sessionCopyKey: files of one parser, input and home that hold the same session whole are
- * copies of it (VS Code copies chat session files on a workspace transition and keeps the
- * originals; an agent that moves its folders may leave the old ones). The newest (mtime, then
- * size, then archive path) stays primary; the others become secondary with no time tolerance, so
- * dedup drops the rows they repeat (listed in duplicates.jsonl with the row kept) and keeps the
- * rows only they hold.
- */
-export function markSessionCopies(units: Unit[]): void {
-  const groups = new Map<string, Unit[]>();
-  for (const u of units) {
-    if (u.secondary || !u.parser.sessionCopyKey) continue;
-    const key = safeCall(() => u.parser.sessionCopyKey?.(u.row.rel), undefined);
-    if (typeof key !== 'string' || key === '') continue;
-    const g = `${u.input.index}\0${u.row.user}\0${u.agent}\0${u.parser.name}\0${key}`;
-    const list = groups.get(g);
-    if (list) list.push(u);
-    else groups.set(g, [u]);
-  }
-  for (const list of groups.values()) {
-    if (list.length < 2) continue;
-    const newest = list.reduce((best, u) => (newer(u.row, best.row) ? u : best));
-    for (const u of list) {
-      if (u === newest) continue;
-      u.secondary = true;
-      u.tolerance = 0;
-    }
-  }
-}
-
-function newer(a: ManifestRow, b: ManifestRow): boolean {
-  const ta = Date.parse(a.mtime ?? '') || 0;
-  const tb = Date.parse(b.mtime ?? '') || 0;
-  if (ta !== tb) return ta > tb;
-  const sa = a.size ?? 0;
-  const sb = b.size ?? 0;
-  if (sa !== sb) return sa > sb;
-  return a.archive_path > b.archive_path;
+  // The global order puts files of a higher copy rank after the others, so among exact copies of a
+  // row (docs/formats.md, "Copies of one session") the live file's comes first and is kept.
+  const ordered = units.map((u, i) => ({ u, i })).sort((a, b) => a.u.rank - b.u.rank || a.i - b.i);
+  ordered.forEach(({ u }, i) => {
+    u.index = i;
+  });
+  return ordered.map(({ u }) => u);
 }
 
 function parsersByAgent(parsers: readonly Parser[]): Map<string, Parser[]> {

@@ -4,6 +4,7 @@ import { AtomicFile, writeFileAtomic } from './atomic.js';
 import { CSV_BOM, csvLine, TIMELINE_COLUMNS } from './csv.js';
 import type { DedupDrop } from './dedup.js';
 import { type FactStore, fillFromFacts, sessionKey } from './facts.js';
+import { CopyFilter } from './copies.js';
 import { type CollectionEntry, credentialTotals, type InventoryBuilder } from './inventory.js';
 import { mergeRuns, type TimelineRow } from './runs.js';
 import { SessionAccumulator, type SessionRecord } from './sessions.js';
@@ -82,6 +83,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   }
   const held = new Map<number, Record<string, string | number | null>>();
   const droppedOrder: number[] = [];
+  const copies = w.options.dedup ? new CopyFilter() : undefined;
   let rows = 0;
   try {
     await csv.write(CSV_BOM + csvLine(TIMELINE_COLUMNS));
@@ -92,7 +94,13 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
       for (const r of batch) {
         const scope = sessionKey(r.host, r.user, r.agent, r.session_id);
         fillFromFacts(r, w.facts, scope);
-        const dropped = w.drops.has(r.ord);
+        let dropped = w.drops.has(r.ord);
+        const original = dropped ? undefined : copies?.copyOf(r);
+        if (original) {
+          dropped = true;
+          w.drops.set(r.ord, { kept: original.ord, paired: original.ord });
+          held.set(original.ord, outputRow(original));
+        }
         sessions.add(r, !dropped);
         if (dropped || wanted.has(r.ord)) held.set(r.ord, outputRow(r));
         if (dropped) {

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestOf, readJsonl, REPO, runCli, stackTraceLines, tempDir } from './test-helpers/hostile-harness.js';
 
 // VS Code Copilot Chat end to end: the built CLI collects the two fixture homes (copied, to give
-// them the mtimes git does not keep) and analyzes each once, with --include-thinking.
+// them the mtime git does not keep and a project on this machine) and analyzes each once, with
+// --include-thinking.
 
 type R = Record<string, string | number | null>;
 type Dup = { dropped: R; kept: R; paired_with: R };
@@ -134,14 +135,13 @@ describe('the spec fixture home', () => {
 describe('the variants home', () => {
   let d: Done;
   const W1 = '.config/Code/User/workspaceStorage/1111aaaa1111aaaa1111aaaa1111aaaa';
-  const W2 = '.config/Code/User/workspaceStorage/2222bbbb2222bbbb2222bbbb2222bbbb';
   beforeAll(async () => {
     // A project that exists on this machine, named by a workspace.json file:// URI: its files are collected.
     const put = (path: string, text: string) => {
       mkdirSync(join(path, '..'), { recursive: true });
       writeFileSync(path, text);
     };
-    d = await run('vscode-variants', { [`${W1}/chatSessions/${A}.jsonl`]: '2026-10-02T08:00:40Z', [`${W2}/chatSessions/${A}.jsonl`]: '2026-10-02T08:02:25Z' }, (home) => {
+    d = await run('vscode-variants', {}, (home) => {
       put(join(PROJ, '.github', 'copilot-instructions.md'), 'Use tabs.\n');
       put(join(PROJ, '.vscode', 'mcp.json'), JSON.stringify({ servers: { db: { command: 'uvx', args: ['mcp-db'], env: { DB_PASSWORD: 'FAKE-db-password-0000' } } } }));
       put(join(home, '.config/Code/User/workspaceStorage/9999ffff9999ffff9999ffff9999ffff/workspace.json'), JSON.stringify({ folder: `file://${PROJ.split('/').map(encodeURIComponent).join('/')}` }));
@@ -149,13 +149,20 @@ describe('the variants home', () => {
   }, 180_000);
   const from = (part: string) => d.tl.filter((r) => String(r.source_file).includes(part));
 
-  it('keeps the workspace copy whole and drops what the original repeats: only its own old title stays', () => {
-    expect(from(`1111aaaa1111aaaa1111aaaa1111aaaa/chatSessions/${A}`).map((r) => r.text)).toEqual(['session name: Build script and cleanup']);
-    const old = d.dups.filter((x) => String(x.dropped.source_file).includes(`1111aaaa1111aaaa1111aaaa1111aaaa/chatSessions/${A}`));
-    expect(old.length).toBe(16);
-    for (const x of old) expect([String(x.kept.source_file).includes(`2222bbbb2222bbbb2222bbbb2222bbbb/chatSessions/${A}`), x.kept.text, x.kept.timestamp_utc]).toEqual([true, x.dropped.text, x.dropped.timestamp_utc]);
-    // The request edited away before the copy is in both copies: kept once, from the primary.
-    expect(d.tl.filter((r) => r.text === 'delete the dist folder').map((r) => short(r))).toEqual([`workspaceStorage/2222bbbb2222bbbb2222bbbb2222bbbb/chatSessions/${A}.jsonl#6 user delete the dist folder`]);
+  it('keeps each row both workspace copies hold once, and every row only one of them holds', () => {
+    // Both copies are log files of copyRank 0: the first in path order (the original, 1111...) keeps the shared rows.
+    const dropped = d.dups.filter((x) => String(x.dropped.source_file).includes(`2222bbbb2222bbbb2222bbbb2222bbbb/chatSessions/${A}`));
+    expect(dropped.length).toBe(16);
+    for (const x of dropped) expect([String(x.kept.source_file).includes(`1111aaaa1111aaaa1111aaaa1111aaaa/chatSessions/${A}`), x.kept.text, x.kept.timestamp_utc]).toEqual([true, x.dropped.text, x.dropped.timestamp_utc]);
+    expect(from(`1111aaaa1111aaaa1111aaaa1111aaaa/chatSessions/${A}`).map((r) => r.text)).toContain('session name: Build script and cleanup');
+    const after = from(`2222bbbb2222bbbb2222bbbb2222bbbb/chatSessions/${A}`);
+    expect(after.filter((r) => r.turn_type === 'user').map((r) => [r.text, r.project_path])).toEqual([
+      [expect.stringMatching(/^run the whole test suite/), '/srv/app/app.code-workspace'],
+      ['and then commit', '/srv/app/app.code-workspace'],
+    ]);
+    expect(after.map((r) => r.text)).toContain('session name: Build, clean and test');
+    // The request edited away before the copy is in both copies: kept once.
+    expect(d.tl.filter((r) => r.text === 'delete the dist folder').map((r) => short(r))).toEqual([`workspaceStorage/1111aaaa1111aaaa1111aaaa1111aaaa/chatSessions/${A}.jsonl#6 user delete the dist folder`]);
   });
 
   it('matches the store copy the store cut to the full prompt it begins (prefix rule)', () => {

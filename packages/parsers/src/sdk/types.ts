@@ -165,20 +165,18 @@ export interface Parser {
   /** Whether this agent's rows can say a session was synced (else sessions say `unknown`). */
   recordsSync: boolean;
   /**
+   * By path alone: where this file stands among files that hold copies of one session (a copy a
+   * migration left behind, a set-aside transcript, a legacy twin); the analyzer drops a primary
+   * row that repeats another file's row exactly, and the file of the lowest rank keeps its rows.
+   * Default 0 (the live copy).
+   */
+  copyRank?(rel: string): number;
+  /**
    * Opt-in for a file the catalog flags as secret: true when this parser reads only
    * non-credential fields of it (settings.json's allowedUrls, never its proxy password) and
    * never prints anything else from it. Secret files go to no other parser.
    */
   readsSecretFile?(rel: string): boolean;
-  /**
-   * For a primary file that holds one session whole: a key naming that session, by path alone
-   * (its file name). Two collected files of one agent and home with the same key are copies of one
-   * session (an editor copied the file on a workspace change, an agent moved its folders and kept
-   * the old one): the analyzer reads the newest (mtime, then size, then path) as primary and the
-   * others as secondary with no time tolerance, so what they repeat goes to duplicates.jsonl and
-   * what only they hold is kept. Undefined or '' for files that are not such copies.
-   */
-  sessionCopyKey?(rel: string): string | undefined;
   /** Stream rows; never throws on bad data. */
   parse(a: Artifact, ctx: ParseContext): AsyncIterable<Row>;
 }

@@ -20,7 +20,8 @@ export interface VscodeParserSpec {
   secondary: (rel: string) => boolean;
   toleranceSeconds: (rel: string) => number;
   readsSecretFile?: boolean;
-  sessionCopyKey?: (rel: string) => string | undefined;
+  /** Parser.copyRank: where a file stands among copies of one session (default 0). */
+  copyRank?: (rel: string) => number;
   parse(a: Artifact, ctx: ParseContext): AsyncIterable<Row>;
 }
 
@@ -38,9 +39,9 @@ export function vscodeParser(spec: VscodeParserSpec): Parser {
     readsSecretFile: (rel) => spec.readsSecretFile === true && wants(rel),
     parse: (a, ctx) => spec.parse(a, ctx),
   };
-  if (spec.sessionCopyKey) {
-    const key = spec.sessionCopyKey;
-    p.sessionCopyKey = (rel) => (wants(rel) ? key(rel) : undefined);
+  if (spec.copyRank) {
+    const rank = spec.copyRank;
+    p.copyRank = (rel) => (wants(rel) ? rank(rel) : 0);
   }
   return p;
 }

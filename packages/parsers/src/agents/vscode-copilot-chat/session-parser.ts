@@ -17,15 +17,16 @@ const TRANSFERRED = /\/transferredChatSessions\/[^/]+$/;
  * VS Code 1.109+) and .json (the flat session before it), globalStorage/emptyWindowChatSessions/
  * (windows with no folder) and globalStorage/transferredChatSessions/ (a session in transit for
  * five minutes, secondary). Primary otherwise: a session copied to a second workspace on a
- * workspace transition, or a stale .json beside its .jsonl, is the same session id twice, which
- * the analyzer reads as one primary and one secondary copy ({@link Parser.sessionCopyKey}).
+ * workspace transition, or a stale .json beside its .jsonl, is the same session in two primary
+ * files, whose equal rows the analyzer keeps once (docs/formats.md, "Copies of one session");
+ * copyRank puts a flat .json after the log form VS Code reads first.
  */
 export const vscodeSessionParser = vscodeParser({
   name: 'chat-session',
   user: USER_PATTERNS.session,
   secondary: (rel) => TRANSFERRED.test(rel),
   toleranceSeconds: () => 60,
-  sessionCopyKey: (rel) => (TRANSFERRED.test(rel) ? undefined : stem(rel)),
+  copyRank: (rel) => (rel.endsWith('.json') ? 1 : 0),
   parse: parseSession,
 });
 

@@ -59,12 +59,14 @@ export const SYSTEM_HOOKS_RE = /^(?:[A-Za-z]:\/)?(?:etc\/cursor|Library\/Applica
 
 /** What a Cursor file is, from its rel alone; undefined for a file no parser reads. */
 export function cursorFileOf(rel: string): CursorFile | undefined {
+  // Before the editor table: `Library/Application Support/Cursor/hooks.json` is also how a macOS
+  // system file's rel reads, and it is the system's hooks file, not a file of a data folder.
+  if (SYSTEM_HOOKS_RE.test(rel)) return 'hooks';
   const ed = editorOf(rel);
   if (ed) {
     if (ed.id !== 'cursor' || ed.rest === undefined) return undefined;
     return USER_FILES.find(([, r]) => r.test(ed.rest!))?.[0];
   }
-  if (SYSTEM_HOOKS_RE.test(rel)) return 'hooks';
   return HOME_FILES.find(([, r]) => r.test(rel))?.[0];
 }
 

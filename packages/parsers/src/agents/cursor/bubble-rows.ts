@@ -31,6 +31,13 @@ export interface BubbleEnv {
   checkpoint(id: string): CheckpointRecord | undefined;
 }
 
+// timingInfo holds epoch milliseconds, except clientStartTime (a performance-clock offset such as
+// 4745281.3): a value before 2001 is not a wall-clock time and is not used as one.
+function timing(v: unknown): string {
+  const n = asNumber(v);
+  return n !== undefined && n >= 1e12 ? toUtc(n) : '';
+}
+
 function fields(st: ConversationState, line: number | null, time: string, tag?: RowTag): Partial<Row> {
   const f: Partial<Row> = { timestamp_utc: time, session_id: st.sessionId, project_path: st.project, git_branch: st.branch, model: st.model, source_line: line };
   const t = tag ?? (st.orphan ? 'orphan_bubble' : undefined);
@@ -43,15 +50,15 @@ function fields(st: ConversationState, line: number | null, time: string, tag?: 
 function userTime(b: JsonObject, next: JsonObject | undefined, st: ConversationState): { time: string; tag?: RowTag } {
   const own = toUtc(b.createdAt);
   if (own) return { time: own };
-  const sent = next && asNumber(next.type) === 2 ? toUtc(asObject(next.timingInfo)?.clientRpcSendTime) : '';
+  const sent = next && asNumber(next.type) === 2 ? timing(asObject(next.timingInfo)?.clientRpcSendTime) : '';
   if (sent) return { time: sent };
   if (st.prevTime) return { time: st.prevTime, tag: 'time_neighbor' };
   return st.sessionTime ? { time: st.sessionTime, tag: 'time_session' } : { time: '' };
 }
 
 function assistantTime(b: JsonObject, st: ConversationState): { time: string; tag?: RowTag } {
-  const timing = asObject(b.timingInfo);
-  const own = toUtc(b.createdAt) || toUtc(timing?.clientEndTime) || toUtc(timing?.clientSettleTime);
+  const t = asObject(b.timingInfo);
+  const own = toUtc(b.createdAt) || timing(t?.clientEndTime) || timing(t?.clientSettleTime);
   if (own) return { time: own };
   return st.prevTime ? { time: st.prevTime, tag: 'time_neighbor' } : { time: '' };
 }
@@ -91,7 +98,7 @@ function decisionRow(tf: JsonObject, name: string, id: string, line: number | nu
   return makeRow('system', parts.join(' '), { ...fields(st, line, time, 'permission_decision'), tool_name: name, tool_use_id: id });
 }
 
-function toolRows(tf: JsonObject, timing: JsonObject | undefined, line: number | null, time: string, timeTag: RowTag | undefined, st: ConversationState): Row[] {
+function toolRows(tf: JsonObject, times: JsonObject | undefined, line: number | null, time: string, timeTag: RowTag | undefined, st: ConversationState): Row[] {
   const name = asString(tf.name) ?? asString(tf.tool) ?? '';
   const id = asString(tf.toolCallId) ?? '';
   const args = decodeJsonish(tf.rawArgs) ?? decodeJsonish(tf.params);
@@ -100,9 +107,10 @@ function toolRows(tf: JsonObject, timing: JsonObject | undefined, line: number |
   if (decision) rows.push(decision);
   const status = asString(tf.status) ?? '';
   const failed = status === 'error' || status === 'cancelled';
-  const result = decodeJsonish(tf.result);
+  const raw = decodeJsonish(tf.result);
+  const result = raw === null ? undefined : raw;
   // The bubble's timing says when the tool finished; a borrowed time stays borrowed.
-  const endTime = timeTag ? time : toUtc(timing?.clientEndTime) || time;
+  const endTime = timeTag ? time : timing(times?.clientEndTime) || time;
   if (result !== undefined || failed) {
     let text = result === undefined ? '' : toolResultText(name, result);
     if (failed) text = text ? `${text} [${status}]` : `[${status}]`;

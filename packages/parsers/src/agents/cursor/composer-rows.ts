@@ -76,24 +76,24 @@ export function composerTailRows(c: JsonObject, line: number | null, st: Convers
   for (const p of new Set(changed)) rows.push(row(st, `file changed: ${p}${created.has(p) ? ' (new)' : ''}`, at, line, 'file_changed'));
   const draft = asString(c.text);
   if (draft) rows.push(row(st, `unsent draft: ${draft}`, at, line, 'unsent_draft'));
-  for (const sub of asArray(c.subComposerIds) ?? []) {
-    const id = asString(sub);
-    if (id) rows.push(row(st, `subagent session: ${id}`, at, line, 'subagent_session'));
+  for (const id of asArray(c.subComposerIds) ?? []) {
+    if (typeof id === 'string' && id) rows.push(row(st, `subagent session: ${id}`, at, line, 'subagent_session'));
   }
   return rows;
 }
 
 /** The bubble ids of a composer in conversation order (`fullConversationHeadersOnly`). */
 export function headerBubbleIds(c: JsonObject): string[] {
-  return (asArray(c.fullConversationHeadersOnly) ?? []).map((h) => asString(asObject(h)?.bubbleId) ?? '').filter(Boolean);
+  return (asArray(c.fullConversationHeadersOnly) ?? []).map((h) => (typeof h === 'string' ? h : (asString(asObject(h)?.bubbleId) ?? ''))).filter(Boolean);
 }
 
 /**
  * A composer whose messages are not (all) there: the header lists `listed` bubbles and `found` of
- * them have a record; one that lists none and holds none is an empty chat.
+ * them have a record (`unlisted` more have one the header does not list); one that lists none and
+ * holds none is an empty chat.
  */
-export function missingRows(listed: number, found: number, st: ConversationState, line: number | null, at: string): Row[] {
-  if (listed === 0 && found === 0) return [row(st, 'no messages: the composer lists none (a chat opened and never sent, or emptied)', at, line, 'session_empty')];
+export function missingRows(listed: number, found: number, unlisted: number, st: ConversationState, line: number | null, at: string): Row[] {
+  if (listed === 0 && found === 0 && unlisted === 0) return [row(st, 'no messages: the composer lists none (a chat opened and never sent, or emptied)', at, line, 'session_empty')];
   if (found >= listed) return [];
   const text = found === 0 ? `messages gone: the composer lists ${listed}, no message record is left` : `messages missing: the composer lists ${listed}, ${listed - found} have no record`;
   return [row(st, text, at, line, 'messages_missing')];

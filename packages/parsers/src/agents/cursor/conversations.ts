@@ -68,12 +68,13 @@ interface BubbleItem {
 // The bubbles of one composer in conversation order: inline (oldest form), from the
 // conversationMap (v1/v2), or one bubbleId record each (v3), header order first, then any record
 // the header does not list, by rowid. `found` counts the header's bubbles that have a record.
-function* bubblesOf(db: SqliteDatabase, c: JsonObject, id: string, line: number, counts: { listed: number; found: number }): Generator<BubbleItem> {
+function* bubblesOf(db: SqliteDatabase, c: JsonObject, id: string, line: number, counts: { listed: number; found: number; unlisted: number }): Generator<BubbleItem> {
   const inline = asArray(c.conversation) ?? [];
   const ids = headerBubbleIds(c);
   counts.listed = ids.length;
   if (inline.length > 0) {
-    counts.found = Math.max(ids.length, inline.length);
+    counts.found = Math.min(ids.length, inline.length);
+    counts.unlisted = Math.max(0, inline.length - ids.length);
     for (const b of inline) yield { value: b, line, key: `${COMPOSER}${id}` };
     return;
   }
@@ -86,7 +87,11 @@ function* bubblesOf(db: SqliteDatabase, c: JsonObject, id: string, line: number,
       seen.add(b);
       yield { value: map[b], line, key: `${COMPOSER}${id}` };
     }
-    for (const [b, v] of Object.entries(map)) if (!seen.has(b)) yield { value: v, line, key: `${COMPOSER}${id}` };
+    for (const [b, v] of Object.entries(map)) {
+      if (seen.has(b)) continue;
+      counts.unlisted++;
+      yield { value: v, line, key: `${COMPOSER}${id}` };
+    }
     return;
   }
   const get = db.prepare('SELECT rowid AS rowid, value FROM cursorDiskKV WHERE key = ?');
@@ -102,6 +107,7 @@ function* bubblesOf(db: SqliteDatabase, c: JsonObject, id: string, line: number,
   const extra = db.prepare('SELECT rowid AS rowid, key FROM cursorDiskKV WHERE key >= ? AND key < ? ORDER BY rowid').all(`bubbleId:${id}:`, `bubbleId:${id};`) as { rowid: number; key: string }[];
   for (const e of extra) {
     if (listed.has(String(e.key).slice(`bubbleId:${id}:`.length))) continue;
+    counts.unlisted++;
     const r = get.get(e.key) as { rowid: number; value: unknown } | undefined;
     const p = parseValue(r?.value);
     yield p.ok ? { value: p.value, line: e.rowid, key: e.key } : { value: undefined, line: e.rowid, key: e.key, bad: p.why };
@@ -158,9 +164,9 @@ export function* conversationRows(db: SqliteDatabase, entry: ComposerEntry, proj
   const st = composerState(c, entry.id, project);
   if (st.branch) ctx.fact({ session_id: st.sessionId, key: 'branch', value: st.branch, priority: 1 });
   yield* composerHeadRows(c, entry.rowid, st, parent);
-  const counts = { listed: 0, found: 0 };
+  const counts = { listed: 0, found: 0, unlisted: 0 };
   yield* walk(bubblesOf(db, c, entry.id, entry.rowid, counts), st, env(db, entry.id, ctx));
-  yield* missingRows(counts.listed, counts.found, st, entry.rowid, toUtc(c.lastUpdatedAt) || st.sessionTime);
+  yield* missingRows(counts.listed, counts.found, counts.unlisted, st, entry.rowid, toUtc(c.lastUpdatedAt) || st.sessionTime);
   yield* composerTailRows(c, entry.rowid, st);
 }
 

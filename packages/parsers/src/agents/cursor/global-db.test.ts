@@ -97,6 +97,15 @@ describe('bubble rows', () => {
     expect(first.filter((r) => r.turn_type === 'user').map((r) => [r.timestamp_utc, r.tag])).toEqual([['2026-10-01T09:00:00.000Z', 'time_session']]);
   });
 
+  it('a timing value on the performance clock (before 2001) is never taken for a wall-clock time', async () => {
+    const { rows } = await global([
+      composer({ ...headers(['u', 1], ['a', 2]) }),
+      bubble('u', { type: 1, text: 'q', createdAt: 1790845201000 }),
+      bubble('a', { type: 2, text: 'r', timingInfo: { clientStartTime: 4745281.3, clientEndTime: 4745999.1, clientSettleTime: '4746000' } }),
+    ]);
+    expect(rows.filter((r) => r.turn_type === 'assistant').map((r) => [r.timestamp_utc, r.tag])).toEqual([['2026-10-01T09:00:01.000Z', 'time_neighbor']]);
+  });
+
   it('model rows mark the first model and each change; the model column follows the bubble', async () => {
     const { rows } = await global([
       composer({ modelConfig: { modelName: 'default', maxMode: true }, ...headers(['a', 2], ['b', 2], ['c', 2]) }),
@@ -273,6 +282,40 @@ describe('ItemTable and the other keys', () => {
     mkdirSync(join(other, '.config/Cursor/User/globalStorage'), { recursive: true });
     new Database(join(other, G)).exec('CREATE TABLE t (x)');
     expect((await parseFile(other, G)).rows.map((r) => r.tag)).toEqual(['unreadable']);
+  });
+});
+
+describe('hostile databases', () => {
+  it('wrong types in every column: each said or counted, no row lost to a throw', async () => {
+    const { rows, ctx } = await global([
+      [null as unknown as string, 'x'],
+      ['composerData:num', 42],
+      ['composerData:arr', []],
+      ['composerData:blob', Buffer.from([0xff, 0xfe, 0x00, 0x41])],
+      composer({ name: 7, unifiedMode: { x: 1 }, status: null, createdAt: 'soon', fullConversationHeadersOnly: 'not a list', modelConfig: 'x', subComposerIds: [1, null, 'task-ok'] }, 'weird'),
+      bubble('b', { type: '2', text: ['a'], createdAt: -5, toolFormerData: { name: 12, rawArgs: 5, result: null, userDecision: {} } }, 'weird'),
+    ]);
+    expect(rows.filter((r) => r.tag === 'bad_line').map((r) => r.text)).toEqual([
+      'parser: unparseable value for composerData:num (not a JSON object)',
+      'parser: unparseable value for composerData:arr (not a JSON object)',
+      'parser: unparseable value for composerData:blob (not JSON)',
+    ]);
+    // A name given as a number is printed; a result of null is no result; only string sub ids count.
+    expect(rows.filter((r) => r.session_id === 'weird').map((r) => `${r.turn_type}: ${r.text}`)).toEqual(['system: session start: cursor composer', 'tool_use: 5', 'system: session name: 7', 'system: subagent session: task-ok']);
+    expect(ctx.unknowns).toEqual([{ kind: 'cursorDiskKV (empty key)', line: 1 }]);
+  });
+
+  it('a table without the value column stops with one row saying where, after the rows already read', async () => {
+    const home = join(dir, 'novalue');
+    mkdirSync(join(home, '.config/Cursor/User/globalStorage'), { recursive: true });
+    const db = new Database(join(home, G));
+    db.exec("CREATE TABLE ItemTable (key TEXT, value BLOB); CREATE TABLE cursorDiskKV (key TEXT); INSERT INTO ItemTable VALUES ('cursorAuth/cachedEmail', 'x@example.com'); INSERT INTO cursorDiskKV VALUES ('composerData:a')");
+    db.close();
+    const { rows } = await parseFile(home, G);
+    expect(rows.map((r) => [r.tag, r.text.slice(0, 60)])).toEqual([
+      ['signed_in', 'signed in: x@example.com'],
+      ['unreadable', 'parser: the database could not be read to the end (no such c'],
+    ]);
   });
 });
 

@@ -7,7 +7,7 @@ import { expandAnchor } from './editors.js';
 import { globProblem } from './globs.js';
 import type { WhereCondition } from './hint-select.js';
 import type { Layout } from './homes.js';
-import { parseHint } from './catalog-hints.js';
+import { parseEnvHome, parseHint } from './catalog-entries.js';
 
 /** A variable that moves an agent's config home (applied to the running user only). */
 export interface EnvHome {
@@ -118,7 +118,6 @@ const TOP_KEYS = new Set([
   'project_hints',
 ]);
 const PROJECT_KEYS = new Set(['collect', 'secrets', 'exclude']);
-const ENV_KEYS = new Set(['var', 'rel', 'separator', 'layouts']);
 const COLLECT_IF_KEYS = new Set(['dir', 'contains']);
 const AGENT_ID = /^[a-z0-9][a-z0-9._-]*$/;
 
@@ -297,27 +296,6 @@ export function parseCatalog(source: string, text: string): { catalog: Catalog; 
   for (const item of seq(root, 'env_homes')) catalog.env_homes.push(parseEnvHome(item, ctx));
   for (const item of seq(root, 'project_hints')) catalog.project_hints.push(parseHint(item, ctx));
   return { catalog, agentLine: lineOf(agentNode) };
-}
-
-const LAYOUTS = new Set(['linux', 'darwin', 'win32']);
-
-function parseEnvHome(item: unknown, ctx: ParseCtx): EnvHome {
-  if (!isMap(item)) ctx.fail(item, '"env_homes" entries must be mappings {var, rel}');
-  const m = item as YAMLMap;
-  ctx.checkKeys(m, ENV_KEYS, '"env_homes" entry');
-  const rel = ctx.str(m, 'rel', true)!;
-  const problem = globProblem(rel, false);
-  if (problem || /[*?[\]{}@]/.test(rel)) ctx.fail(m, `"rel" must be a plain home-relative path, found "${rel}"`);
-  const separator = ctx.str(m, 'separator', false);
-  const layouts = ctx.list(m, 'layouts', 'text').globs;
-  const bad = layouts.find((l) => !LAYOUTS.has(l));
-  if (bad !== undefined) ctx.fail(ctx.get(m, 'layouts')!.value, `"layouts" entries must be linux, darwin or win32, found "${bad}"`);
-  return {
-    var: ctx.str(m, 'var', true)!,
-    rel,
-    ...(separator !== undefined ? { separator } : {}),
-    ...(layouts.length > 0 ? { layouts: layouts as Layout[] } : {}),
-  };
 }
 
 function seqOf(

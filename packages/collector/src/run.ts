@@ -160,8 +160,16 @@ export class Run implements WalkHost {
     this.batch = undefined;
     if (!b) return;
     for (const e of b.entries) {
-      if ('row' in e) this.emit(e.row);
-      else await this.readFile(e.found, e.claims);
+      if ('row' in e) {
+        this.emit(e.row);
+        continue;
+      }
+      // The walks of every catalog came between this file's listing and now: the same file's
+      // metadata is taken again right before the read, as an unbatched walk would have it (a
+      // file replaced meanwhile keeps its listing, so the read says it was replaced).
+      const st = await lstat(e.found.fsPath, { bigint: true }).catch(() => undefined);
+      const fresh = st?.isFile() && st.dev === e.found.st.dev && st.ino === e.found.st.ino ? st : e.found.st;
+      await this.readFile({ ...e.found, st: fresh }, e.claims);
     }
   }
 

@@ -1,8 +1,10 @@
 import { isMap, isScalar, isSeq, type YAMLMap } from 'yaml';
-import type { HintFormat, ParseCtx, ProjectHint } from './catalog.js';
+import type { EnvHome, HintFormat, ParseCtx, ProjectHint } from './catalog.js';
+import { globProblem } from './globs.js';
 import { parseSelector, type WhereCondition } from './hint-select.js';
 import { textRegexProblem } from './hint-values.js';
 import { parseXmlSelector } from './hint-xml.js';
+import type { Layout } from './homes.js';
 
 const HINT_KEYS = new Set(['file', 'format', 'path', 'keys_of', 'regex', 'where', 'max_lines', 'home_token', 'dirname']);
 const FORMATS = new Set<HintFormat>(['yaml', 'json', 'jsonl', 'toml', 'xml', 'text']);
@@ -88,4 +90,27 @@ function parseWhere(node: unknown, ctx: ParseCtx): WhereCondition[] {
     if (values.length === 0) ctx.fail(v ?? pair.key, '"where" needs at least one value');
     return { path: key, values };
   });
+}
+
+const ENV_KEYS = new Set(['var', 'rel', 'separator', 'layouts']);
+const LAYOUTS = new Set(['linux', 'darwin', 'win32']);
+
+/** Parse and validate one `env_homes` entry. */
+export function parseEnvHome(item: unknown, ctx: ParseCtx): EnvHome {
+  if (!isMap(item)) ctx.fail(item, '"env_homes" entries must be mappings {var, rel}');
+  const m = item as YAMLMap;
+  ctx.checkKeys(m, ENV_KEYS, '"env_homes" entry');
+  const rel = ctx.str(m, 'rel', true)!;
+  const problem = globProblem(rel, false);
+  if (problem || /[*?[\]{}@]/.test(rel)) ctx.fail(m, `"rel" must be a plain home-relative path, found "${rel}"`);
+  const separator = ctx.str(m, 'separator', false);
+  const layouts = ctx.list(m, 'layouts', 'text').globs;
+  const bad = layouts.find((l) => !LAYOUTS.has(l));
+  if (bad !== undefined) ctx.fail(ctx.get(m, 'layouts')!.value, `"layouts" entries must be linux, darwin or win32, found "${bad}"`);
+  return {
+    var: ctx.str(m, 'var', true)!,
+    rel,
+    ...(separator !== undefined ? { separator } : {}),
+    ...(layouts.length > 0 ? { layouts: layouts as Layout[] } : {}),
+  };
 }

@@ -1,5 +1,6 @@
 import { asArray, asObject, isObject, type JsonObject } from '../../sdk/decode.js';
 import { makeRow } from '../../sdk/row.js';
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../../sdk/sqlite.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { ParseContext, Row } from '../../sdk/types.js';
@@ -94,28 +95,53 @@ function* bubblesOf(db: SqliteDatabase, c: JsonObject, id: string, line: number,
     }
     return;
   }
-  const get = db.prepare('SELECT rowid AS rowid, value FROM cursorDiskKV WHERE key = ?');
-  const listed = new Set(ids);
+  // One index range scan gives every bubble key of the composer with its rowid; values are then
+  // read by rowid, one at a time (a conversation is never held whole).
+  const st = stmts(db);
+  const prefix = `bubbleId:${id}:`;
+  const rowids = new Map<string, number>();
+  for (const r of st.bubbleKeys.all(prefix, `bubbleId:${id};`) as { rowid: number; key: unknown }[]) rowids.set(String(r.key).slice(prefix.length), r.rowid);
+  const read = (b: string, rowid: number): BubbleItem => {
+    const p = parseValue((st.byRowid.get(rowid) as { value: unknown } | undefined)?.value);
+    return p.ok ? { value: p.value, line: rowid, key: prefix + b } : { value: undefined, line: rowid, key: prefix + b, bad: p.why };
+  };
+  const listed = new Set<string>();
   for (const b of ids) {
-    const key = `bubbleId:${id}:${b}`;
-    const r = get.get(key) as { rowid: number; value: unknown } | undefined;
-    if (!r) continue;
+    const rowid = rowids.get(b);
+    if (rowid === undefined || listed.has(b)) continue;
+    listed.add(b);
     counts.found++;
-    const p = parseValue(r.value);
-    yield p.ok ? { value: p.value, line: r.rowid, key } : { value: undefined, line: r.rowid, key, bad: p.why };
+    yield read(b, rowid);
   }
-  const extra = db.prepare('SELECT rowid AS rowid, key FROM cursorDiskKV WHERE key >= ? AND key < ? ORDER BY rowid').all(`bubbleId:${id}:`, `bubbleId:${id};`) as { rowid: number; key: string }[];
-  for (const e of extra) {
-    if (listed.has(String(e.key).slice(`bubbleId:${id}:`.length))) continue;
+  const extra = [...rowids].filter(([b]) => !listed.has(b)).sort((x, y) => x[1] - y[1]);
+  for (const [b, rowid] of extra) {
     counts.unlisted++;
-    const r = get.get(e.key) as { rowid: number; value: unknown } | undefined;
-    const p = parseValue(r?.value);
-    yield p.ok ? { value: p.value, line: e.rowid, key: e.key } : { value: undefined, line: e.rowid, key: e.key, bad: p.why };
+    yield read(b, rowid);
   }
 }
 
+/** The statements every composer uses, prepared once per database. */
+interface Stmts {
+  bubbleKeys: Statement<unknown[]>;
+  byRowid: Statement<unknown[]>;
+  byKey: Statement<unknown[]>;
+}
+const prepared = new WeakMap<SqliteDatabase, Stmts>();
+function stmts(db: SqliteDatabase): Stmts {
+  let s = prepared.get(db);
+  if (!s) {
+    s = {
+      bubbleKeys: db.prepare('SELECT rowid AS rowid, key FROM cursorDiskKV WHERE key >= ? AND key < ?'),
+      byRowid: db.prepare('SELECT value FROM cursorDiskKV WHERE rowid = ?'),
+      byKey: db.prepare('SELECT rowid AS rowid, value FROM cursorDiskKV WHERE key = ?'),
+    };
+    prepared.set(db, s);
+  }
+  return s;
+}
+
 function env(db: SqliteDatabase, composer: string, ctx: ParseContext): BubbleEnv {
-  const get = db.prepare('SELECT rowid AS rowid, value FROM cursorDiskKV WHERE key = ?');
+  const get = stmts(db).byKey;
   return {
     ctx,
     checkpoint(id) {
@@ -146,7 +172,7 @@ function* walk(items: Iterable<BubbleItem>, st: ConversationState, e: BubbleEnv)
 
 /** Every row of one composer: its start and model, its bubbles in order, what is missing, its name and totals. */
 export function* conversationRows(db: SqliteDatabase, entry: ComposerEntry, project: string, parent: string, ctx: ParseContext): Generator<Row> {
-  const r = db.prepare('SELECT value FROM cursorDiskKV WHERE rowid = ?').get(entry.rowid) as { value: unknown } | undefined;
+  const r = stmts(db).byRowid.get(entry.rowid) as { value: unknown } | undefined;
   const p = parseValue(r?.value);
   const bare = composerState({}, entry.id, project);
   if (!p.ok) {

@@ -49,6 +49,9 @@ export async function* parseGlobalDb(a: Artifact, ctx: ParseContext): AsyncGener
     return;
   }
   try {
+    // A larger page cache for this private, read-only connection: bubbles are read by rowid in
+    // conversation order, which wanders over the file.
+    db.pragma('cache_size = -32768');
     const tables = tableNames(db);
     if (!tables.has('ItemTable') && !tables.has('cursorDiskKV')) {
       yield unreadableRow(`expected Cursor's ItemTable and cursorDiskKV tables in ${a.rel}, found neither; not a Cursor state database`);

@@ -46,7 +46,7 @@ interface Run {
   out: string;
   rows: Row[];
   dups: Dup[];
-  sessions: { session_id: string; name: string; project_path: string; git_branch: string; synced: string; sources: string[]; secondary_only: boolean }[];
+  sessions: { session_id: string; name: string; client: string; project_path: string; git_branch: string; synced: string; sources: string[]; secondary_only: boolean }[];
   agent: Agent;
   texts: string[];
 }
@@ -124,7 +124,7 @@ describe('aitrail over the spec fixture home', () => {
   });
 
   it('one session, built from the four stores, synced unknown; the account row; the workspace as a project', () => {
-    expect(runs.spec.sessions.map((s) => [s.session_id, s.name, s.project_path, s.git_branch, s.synced, s.sources.length, s.secondary_only])).toEqual([[S, 'Fix failing test', '/srv/proj', 'main', 'unknown', 4, false]]);
+    expect(runs.spec.sessions.map((s) => [s.session_id, s.name, s.client, s.project_path, s.git_branch, s.synced, s.sources.length, s.secondary_only])).toEqual([[S, 'Fix failing test', 'Cursor', '/srv/proj', 'main', 'unknown', 4, false]]);
     expect(runs.spec.rows.filter((r) => r.tag === 'signed_in').map((r) => [r.text, r.timestamp_utc, r.session_id])).toEqual([['signed in: alex@example.com plan=pro', '', '']]);
     expect(runs.spec.agent.projects).toEqual(['/srv/proj']);
   });
@@ -211,6 +211,9 @@ describe('aitrail over the variants home (macOS layout)', () => {
     expect(s('70707070-0000-4000-8000-000000000007').project_path).toBe('vscode-remote://ssh-remote%2Bbuild-box/home/dana/svc');
     expect(v().agent.scratch_directories).toEqual(['/Users/dana/.cursor/worktrees/api/x1']);
     expect(s('b0b0b0b0-0000-4000-8000-00000000000b').name).toBe('Old question');
+    expect([s(A).client, s('5c5c5c5c-0000-4000-8000-00000000005c').client, s('1e1e1e1e-0000-4000-8000-00000000001e').client]).toEqual(['Cursor', 'cursor-agent', '']);
+    // A conversation only a transcript keeps is built from secondary sources only.
+    expect(s('1e1e1e1e-0000-4000-8000-00000000001e').secondary_only).toBe(true);
     expect(v().rows.filter((r) => r.tag === 'messages_missing').map((r) => r.session_id)).toEqual(['b0b0b0b0-0000-4000-8000-00000000000b']);
     expect(v().agent.projects).toContain('/Users/dana/api');
   });

@@ -120,13 +120,16 @@ describe('cursor-agent store rows', () => {
       ['assistant', 'plain string reply', '', '', 'claude-4.5-sonnet', 'time_session', '/w/p'],
     ]);
     expect(rows.slice(4).every((r) => r.timestamp_utc === '2026-10-01T09:00:00.000Z')).toBe(true);
-    expect(ctx.facts).toEqual([{ session_id: 'a1', key: 'cwd', value: '/w/p', priority: 1 }]);
+    expect(ctx.facts).toEqual([
+      { session_id: 'a1', key: 'cwd', value: '/w/p', priority: 1 },
+      { session_id: 'a1', key: 'client', value: 'cursor-agent', priority: 1 },
+    ]);
   });
 
   it('a workspace that does not hash to the folder is kept at a lower priority', async () => {
     const s = store({ hashOf: '/elsewhere', messages: [{ role: 'user', content: "<user_info>The absolute path of the user's workspace is /w/q. The user's shell is zsh.</user_info>" }, query('go')] });
     const { rows, ctx } = await parseFile(s.home, s.rel);
-    expect(ctx.facts).toEqual([{ session_id: `a${n}`, key: 'cwd', value: '/w/q', priority: 2 }]);
+    expect(ctx.facts.filter((f) => f.key === 'cwd')).toEqual([{ session_id: `a${n}`, key: 'cwd', value: '/w/q', priority: 2 }]);
     expect(rows.filter((r) => r.turn_type === 'user').map((r) => r.text)).toEqual(['go']);
     expect(rows.find((r) => r.tag === 'user_context')?.text).toContain('/w/q');
   });

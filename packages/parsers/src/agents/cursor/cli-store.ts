@@ -114,6 +114,7 @@ export async function* parseCliStore(a: Artifact, ctx: ParseContext): AsyncGener
     if (!cwd) cwd = candidates[0] ?? '';
     const verified = cwd !== '' && md5(cwd) === ids.cwdHash;
     if (cwd) ctx.fact({ session_id: session, key: 'cwd', value: cwd, priority: verified ? 1 : 2 });
+    ctx.fact({ session_id: session, key: 'client', value: 'cursor-agent', priority: 1 });
     const head = { ...base, timestamp_utc: created, project_path: cwd, source_line: null };
     const mode = asString(meta?.mode);
     if (meta) yield makeRow('system', `session start: cursor-agent${mode ? ` mode=${mode}` : ''}`, { ...head, tag: 'session_start' });

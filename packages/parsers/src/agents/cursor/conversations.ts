@@ -189,6 +189,7 @@ export function* conversationRows(db: SqliteDatabase, entry: ComposerEntry, proj
   const c = p.value;
   const st = composerState(c, entry.id, project);
   if (st.branch) ctx.fact({ session_id: st.sessionId, key: 'branch', value: st.branch, priority: 1 });
+  ctx.fact({ session_id: st.sessionId, key: 'client', value: 'Cursor', priority: 1 });
   yield* composerHeadRows(c, entry.rowid, st, parent);
   const counts = { listed: 0, found: 0, unlisted: 0 };
   yield* walk(bubblesOf(db, c, entry.id, entry.rowid, counts), st, env(db, entry.id, ctx));

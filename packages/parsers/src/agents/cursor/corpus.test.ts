@@ -161,7 +161,10 @@ describe.skipIf(!present)('brow: cursor-agent 2025.10.21 on macOS', () => {
     expect(rows.filter((r) => r.tag === 'user_context')).toHaveLength(1);
     expect(rows.slice(3).every((r) => r.tag === 'time_session' || r.tag === 'system_prompt' || r.tag === 'user_context')).toBe(true);
     // The store's folder is the md5 of the workspace its <user_info> names: verified, best priority.
-    expect(ctx.facts).toEqual([{ session_id: '90786f14-c1c0-42b1-b5c0-b1e4fa0bcf77', key: 'cwd', value: '/Users/tomb/Documents/interviewing', priority: 1 }]);
+    expect(ctx.facts).toEqual([
+      { session_id: '90786f14-c1c0-42b1-b5c0-b1e4fa0bcf77', key: 'cwd', value: '/Users/tomb/Documents/interviewing', priority: 1 },
+      { session_id: '90786f14-c1c0-42b1-b5c0-b1e4fa0bcf77', key: 'client', value: 'cursor-agent', priority: 1 },
+    ]);
   });
 
   it('prompt history, CLI permissions, MCP approvals, the trusted workspace, the MCP servers and their cached tools', async () => {

@@ -42,11 +42,12 @@ describe('the spec fixture, global state.vscdb', () => {
     expect(rows).toHaveLength(14);
   });
 
-  it('reports the project from composer.composerHeaders (best) and the branch, and the bubble workspace as of its time', async () => {
+  it('reports the project from composer.composerHeaders (best), the branch, the client, and the bubble workspace as of its time', async () => {
     const { ctx } = await parseFile(HOME, `${CU}/globalStorage/state.vscdb`);
     expect(ctx.facts).toEqual([
       { session_id: S, key: 'cwd', value: P, priority: 1 },
       { session_id: S, key: 'branch', value: 'main', priority: 1 },
+      { session_id: S, key: 'client', value: 'Cursor', priority: 1 },
       { session_id: S, key: 'cwd', value: P, priority: 4, at: T('09:00:01.200') },
     ]);
     expect(ctx.unknowns).toEqual([]);

@@ -5,9 +5,10 @@ import { copilotCliPlugin } from './agents/copilot-cli/index.js';
 import { vscodeCopilotChatPlugin } from './agents/vscode-copilot-chat/index.js';
 import { geminiCliPlugin } from './agents/gemini-cli/index.js';
 import { qwenCodePlugin } from './agents/qwen-code/index.js';
+import { cursorPlugin } from './agents/cursor/index.js';
 
 /**
  * The built-in agents, registered explicitly (no discovery by folder): the conventions test
  * checks that every folder under `agents/` is listed here under its own name.
  */
-export const builtInPlugins: readonly AgentPlugin[] = [copilotCliPlugin, claudeCodePlugin, codexCliPlugin, geminiCliPlugin, qwenCodePlugin, vscodeCopilotChatPlugin];
+export const builtInPlugins: readonly AgentPlugin[] = [copilotCliPlugin, claudeCodePlugin, codexCliPlugin, geminiCliPlugin, qwenCodePlugin, vscodeCopilotChatPlugin, cursorPlugin];

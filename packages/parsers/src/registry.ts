@@ -1,11 +1,15 @@
 import type { AgentPlugin } from './sdk/types.js';
+import { amazonQPlugin } from './agents/amazon-q/index.js';
 import { claudeCodePlugin } from './agents/claude-code/index.js';
 import { copilotCliPlugin } from './agents/copilot-cli/index.js';
+import { crushPlugin } from './agents/crush/index.js';
 import { geminiCliPlugin } from './agents/gemini-cli/index.js';
+import { goosePlugin } from './agents/goose/index.js';
+import { openCodePlugin } from './agents/opencode/index.js';
 import { qwenCodePlugin } from './agents/qwen-code/index.js';
 
 /**
  * The built-in agents, registered explicitly (no discovery by folder): the conventions test
  * checks that every folder under `agents/` is listed here under its own name.
  */
-export const builtInPlugins: readonly AgentPlugin[] = [copilotCliPlugin, claudeCodePlugin, geminiCliPlugin, qwenCodePlugin];
+export const builtInPlugins: readonly AgentPlugin[] = [copilotCliPlugin, claudeCodePlugin, geminiCliPlugin, qwenCodePlugin, openCodePlugin, goosePlugin, crushPlugin, amazonQPlugin];

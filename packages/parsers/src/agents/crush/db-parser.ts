@@ -26,6 +26,9 @@ interface SessionInfo {
   cwd: string;
 }
 
+/** ORDER BY a time column written in seconds by some builds and milliseconds by others. */
+const byTime = (col: string) => `CASE WHEN typeof(${col}) IN ('integer', 'real') AND ${col} > 100000000000 THEN ${col} / 1000.0 ELSE ${col} END`;
+
 const SESSION_COLS = ['id', 'parent_session_id', 'title', 'message_count', 'prompt_tokens', 'completion_tokens', 'cost', 'todos', 'permission_mode', 'workspace_cwd', 'created_at', 'updated_at'];
 const MESSAGE_COLS = ['id', 'session_id', 'role', 'parts', 'model', 'provider', 'is_summary_message', 'created_at'];
 
@@ -52,13 +55,13 @@ export async function* parseCrushDb(a: Artifact, ctx: ParseContext): AsyncGenera
     const dir = (sid: string) => root || sessions.get(sid)?.cwd || '';
     if (tables.has('messages')) yield* messageRows(db, dir, ctx);
     if (tables.has('files')) {
-      for (const r of rowsOf(db, 'files', `SELECT rowid AS "__rowid", ${selectList(db, 'files', ['session_id', 'path', 'version', 'content', 'created_at'])} FROM files ORDER BY created_at, rowid`)) {
+      for (const r of rowsOf(db, 'files', `SELECT rowid AS "__rowid", ${selectList(db, 'files', ['session_id', 'path', 'version', 'content', 'created_at'])} FROM files ORDER BY ${byTime('created_at')}, rowid`)) {
         if (isRow(r)) yield r;
         else yield makeRow('system', `file version: ${sqlText(r.path)} v${sqlText(r.version)} (${sqlText(r.content).length} chars)`, { session_id: sqlText(r.session_id), project_path: dir(sqlText(r.session_id)), timestamp_utc: sqlTime(r.created_at), source_line: Number(r.__rowid), tag: 'file_changed' });
       }
     }
     if (tables.has('read_files')) {
-      for (const r of rowsOf(db, 'read_files', `SELECT rowid AS "__rowid", ${selectList(db, 'read_files', ['session_id', 'path', 'read_at'])} FROM read_files ORDER BY read_at, rowid`)) {
+      for (const r of rowsOf(db, 'read_files', `SELECT rowid AS "__rowid", ${selectList(db, 'read_files', ['session_id', 'path', 'read_at'])} FROM read_files ORDER BY ${byTime('read_at')}, rowid`)) {
         if (isRow(r)) yield r;
         else yield makeRow('system', `file read: ${sqlText(r.path)}`, { session_id: sqlText(r.session_id), project_path: dir(sqlText(r.session_id)), timestamp_utc: sqlTime(r.read_at), source_line: Number(r.__rowid), tag: 'file_read' });
       }
@@ -69,7 +72,7 @@ export async function* parseCrushDb(a: Artifact, ctx: ParseContext): AsyncGenera
 }
 
 function* sessionRows(db: SqliteDatabase, root: string, sessions: Map<string, SessionInfo>, ctx: ParseContext): Generator<Row> {
-  for (const r of rowsOf(db, 'sessions', `SELECT rowid AS "__rowid", ${selectList(db, 'sessions', SESSION_COLS)} FROM sessions ORDER BY created_at, rowid`)) {
+  for (const r of rowsOf(db, 'sessions', `SELECT rowid AS "__rowid", ${selectList(db, 'sessions', SESSION_COLS)} FROM sessions ORDER BY ${byTime('created_at')}, rowid`)) {
     if (isRow(r)) {
       yield r;
       continue;
@@ -95,7 +98,7 @@ function* sessionRows(db: SqliteDatabase, root: string, sessions: Map<string, Se
 
 function* messageRows(db: SqliteDatabase, dir: (sid: string) => string, ctx: ParseContext): Generator<Row> {
   const lastModel = new Map<string, string>();
-  for (const r of rowsOf(db, 'messages', `SELECT rowid AS "__rowid", ${selectList(db, 'messages', MESSAGE_COLS)} FROM messages ORDER BY created_at, rowid`)) {
+  for (const r of rowsOf(db, 'messages', `SELECT rowid AS "__rowid", ${selectList(db, 'messages', MESSAGE_COLS)} FROM messages ORDER BY ${byTime('created_at')}, rowid`)) {
     if (isRow(r)) {
       yield r;
       continue;

@@ -12,8 +12,11 @@ const CONFIG = '(?:\\.config/goose|AppData/Roaming/Block/goose/config|Library/Ap
 export const GOOSE_PATHS = {
   /** The session store (schema v1-v5+). */
   db: new RegExp(`^${DATA}/sessions/sessions\\.db$`),
-  /** Pre-migration and pre-restore copies (`pre_migration_v4_to_v5.db`, ...): older states of the store. */
-  backup: new RegExp(`^${DATA}/(?:sessions/)?backups?/[^/]+\\.db$`),
+  /**
+   * Pre-migration and pre-restore copies (`pre_migration_v4_to_v5`, `pre_restore_<time>`; the
+   * backup folder's place under data is not read in source): any other `.db` under the data folder.
+   */
+  backup: new RegExp(`^${DATA}/(?!sessions/sessions\\.db$)(?:[^/]+/)*[^/]+\\.db$`),
   /** Sessions written before the database (one JSONL file per session, imported once and left in place). */
   legacy: new RegExp(`^${DATA}/sessions/[^/]+\\.jsonl$`),
   /** config.yaml: GOOSE_MODE, GOOSE_PROVIDER, GOOSE_MODEL, extensions (MCP servers). */

@@ -115,6 +115,9 @@ export function* recoverFromEvents(db: SqliteDatabase, st: DbState, ctx: ParseCo
   }
 }
 
+/** Tags the analyzer acts on (permissions, sessions, models) stay; any other kind of row is tagged `recovered`. */
+const KEEP_TAG = /^(?:permission_|session_|model$|mcp_)/;
+
 function recovered(r: Row): Row {
-  return r.tag === undefined ? { ...r, tag: 'recovered' } : r;
+  return r.tag !== undefined && KEEP_TAG.test(r.tag) ? r : { ...r, tag: 'recovered' };
 }

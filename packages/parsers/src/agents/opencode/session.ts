@@ -64,9 +64,11 @@ export function sessionRows(s: SessionInfo, sourceLine: number | null, ctx: Pars
   if (s.directory) ctx.fact({ session_id: s.id, key: 'cwd', value: s.directory, priority: 3, ...(s.created ? { at: s.created } : {}) });
   if (s.title) ctx.fact({ session_id: s.id, key: 'name', value: s.title, priority: 2 });
   const parts = [`title=${s.title}`, `version=${s.version}`];
-  if (s.agent) parts.push(`agent=${s.agent}`);
   if (s.parentId) parts.push(`parent=${s.parentId}`);
-  const rows = [makeRow('system', `session start: ${parts.join(' ')}`, { ...f, model: s.model, tag: 'session_start' })];
+  // The agent and model are database columns a legacy file lacks: rows of their own, so the
+  // start row of a session both stores hold is the same row in both (and drops as a copy).
+  const rows = [makeRow('system', `session start: ${parts.join(' ')}`, { ...f, tag: 'session_start' })];
+  if (s.agent || s.model) rows.push(makeRow('system', `session agent: ${s.agent || '-'} model=${s.model || '-'}`, { ...f, model: s.model, tag: 'session_metadata' }));
   if (s.title) rows.push(makeRow('system', `session name: ${s.title}`, { ...f, tag: 'session_name' }));
   if (present(s.permission)) rows.push(makeRow('system', `permission setting: ${compactJson(s.permission)}`, { ...f, tag: 'permission_setting' }));
   if (present(s.revert)) rows.push(makeRow('system', `session reverted: ${compactJson(s.revert)}`, { ...f, timestamp_utc: s.updated || s.created, tag: 'session_metadata' }));

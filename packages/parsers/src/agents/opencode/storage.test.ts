@@ -51,7 +51,7 @@ describe('opencode legacy storage', () => {
     expect(only).toEqual(
       expect.arrayContaining([
         ['2026-09-14T10:40:00.000Z', 'system', 'session start: title=Fix the flaky date test version=1.0.180', 'session_start'],
-        ['2026-09-14T10:50:00.000Z', 'system', 'session shared: https://opncd.ai/s/FAKEshare', 'session_metadata'],
+        ['2026-09-14T10:50:00.000Z', 'system', 'session shared: https://opncd.ai/s/Ab12Cd34', 'session_metadata'],
         ['2026-09-14T10:40:01.000Z', 'user', 'fix the flaky test in @src/date.test.ts', ''],
         ['2026-09-14T10:40:01.000Z', 'system', 'attachment: [file: src/date.test.ts] text/plain', 'attachment'],
         ['2026-09-14T10:40:03.000Z', 'thinking', 'The test hard-codes the year; make it relative.', ''],

@@ -121,7 +121,8 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       // A manifest that could not be read whole cannot vouch for every member.
       if (input.src.problems.length > 0) r.ok = false;
       integrity.push(r);
-      for (const p of [...r.mismatched, ...r.missing, ...r.unreadable]) ev.warn?.(`${input.src.label}: ${p.problem}: ${p.detail}; not parsed`);
+      // Each line names its member, so the list --strict points at says which files failed.
+      for (const p of [...r.mismatched, ...r.missing, ...r.unreadable]) ev.warn?.(`${input.src.label}: ${p.problem} ${p.archive_path}: ${p.detail}; not parsed`);
       for (const p of r.extra) ev.warn?.(`${input.src.label}: extra: ${p.detail}`);
       const notice = credentialNotice(r.credentials);
       if (notice) ev.warn?.(`${input.src.label}: ${notice}`);
@@ -129,7 +130,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     const intact = integrity.every((r) => r.ok);
     if (opts.strict && !intact) {
       const bad = integrity.reduce((n, r) => n + r.mismatched.length + r.missing.length + r.extra.length + r.unreadable.length, 0) + inputs.reduce((n, i) => n + i.src.problems.length, 0);
-      throw new AnalyzeError(`--strict: expected every member to match the manifest, found ${bad} ${bad === 1 ? 'problem' : 'problems'} (listed above); no output was written. Re-collect, or run without --strict to analyze what is intact`);
+      throw new AnalyzeError(`--strict: expected every member to match the manifest, found ${bad} ${bad === 1 ? 'problem' : 'problems'} (listed above, each with its member); no output was written. Re-collect, or run without --strict to analyze what is intact`);
     }
 
     // 3. Plan (artifact, parser) units; secondary ones run first so their keys are known.

@@ -10,6 +10,7 @@ export { columnNames, openCollectedSqlite, SqliteOpenError, tableNames, type Sql
 export { openArtifactSqlite, querySafely, quoteIdent, selectList, sqlJson, sqlText, sqlTime, type OpenedSqlite, type QueryItem, type SqlRecord } from './sdk/sqlite-rows.js';
 export { readJsonDocument, type JsonDocumentOptions } from './sdk/json-document.js';
 export { readSmall, utf8Text } from './sdk/small-file.js';
+export { isZstd, ZstdError, zstdDecompress } from './sdk/zstd.js';
 export { artifactFromFile, type FsArtifactOptions } from './sdk/fs-artifact.js';
 export { EDITOR_FAMILIES, type EditorDir, editorDataDirs, type EditorEntry, type EditorFamilyEntry, type EditorLocation, editorOf, type EditorPlace } from './sdk/editors.js';
 export { collectRows, recordingContext, type RecordingContext } from './sdk/recording-context.js';

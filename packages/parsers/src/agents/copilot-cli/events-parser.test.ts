@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { artifactFromFile } from '../../sdk/fs-artifact.js';
 import type { ParseContext, Row, SessionFact } from '../../sdk/types.js';
 import { copilotEventsParser } from './events-parser.js';
-import { stringifyEventLine } from './events-stringify.js';
+import { stringifyEventLine } from './test-helpers/events-stringify.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', '..');
 const HOMES = join(ROOT, 'fixtures', 'homes');

@@ -207,3 +207,91 @@ describe('opencode + goose + crush + amazon-q end to end: one home holding all f
     expect(tl.filter((r) => r.agent === 'goose' && r.session_id === '20260915_1' && r.turn_type === 'user').map((r) => r.text)).toEqual(['Write the nightly sales report to reports/today.md']);
   });
 });
+
+// The same stores where macOS and Windows keep them (the spec's per-OS paths), in images the
+// collector recognizes by layout: a dry run lists each file under its agent, secrets flagged,
+// and the Windows image is analyzed too (the parsers' Windows spellings).
+describe('the four agents on macOS and Windows layouts', () => {
+  const T = tempDir('sql-agents-os');
+  afterAll(() => rmSync(T, { recursive: true, force: true }));
+  const put = (home: string, from: string, to: string) => {
+    mkdirSync(join(home, to, '..'), { recursive: true });
+    cpSync(join(HOMES, from), join(home, to), { recursive: true });
+  };
+  /** The image's home with each fixture file at its OS place; `[fixture/path, place]` pairs. */
+  function image(os: 'mac' | 'win', places: [string, string][]): string {
+    const root = join(T, os);
+    const home = join(root, 'Users/dev');
+    mkdirSync(join(home, os === 'mac' ? 'Library' : 'AppData'), { recursive: true });
+    for (const [from, to] of places) put(home, from, to);
+    return root;
+  }
+  const common: [string, string][] = [
+    ['opencode-live/.local/share/opencode/opencode.db', '.local/share/opencode/opencode.db'],
+    ['opencode-live/.config/opencode/opencode.json', '.config/opencode/opencode.json'],
+    ['crush-source/.config/crush/crush.json', '.config/crush/crush.json'],
+    ['amazon-q-kiro/.aws', '.aws'],
+    ['amazon-q-kiro/.kiro', '.kiro'],
+  ];
+  const rowsOf = (stdout: string) => stdout.split('\n').filter((l) => /^collected\s/.test(l));
+  const listed = (stdout: string, rel: string, secret: boolean) => rowsOf(stdout).some((l) => l.includes(`/Users/dev/${rel} ->`) && /\bSECRET\b/.test(l) === secret);
+
+  it('macOS: Library/Application Support for amazon-q, kiro-cli and goose\'s Block folder; XDG folders for the rest', async () => {
+    const root = image('mac', [
+      ...common,
+      ['amazon-q-kiro/.local/share/amazon-q/data.sqlite3', 'Library/Application Support/amazon-q/data.sqlite3'],
+      ['amazon-q-kiro/.local/share/kiro-cli/data.sqlite3', 'Library/Application Support/kiro-cli/data.sqlite3'],
+      ['goose-source/.local/share/goose/sessions', 'Library/Application Support/Block/goose/data/sessions'],
+      ['goose-source/.config/goose/config.yaml', 'Library/Application Support/Block/goose/config/config.yaml'],
+      ['crush-source/.local/share/crush/projects.json', '.local/share/crush/projects.json'],
+    ]);
+    const r = await runCli(['collect', '--root', root, '--dry-run'], { timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('layout: darwin');
+    for (const [rel, secret] of [
+      ['Library/Application Support/amazon-q/data.sqlite3', true],
+      ['Library/Application Support/kiro-cli/data.sqlite3', true],
+      ['Library/Application Support/Block/goose/data/sessions/sessions.db', false],
+      ['Library/Application Support/Block/goose/data/sessions/sessions.db-wal', false],
+      ['Library/Application Support/Block/goose/config/config.yaml', true],
+      ['.local/share/opencode/opencode.db', true],
+      ['.local/share/crush/projects.json', false],
+      ['.aws/amazonq/.cli_bash_history', true],
+      ['.kiro/sessions/cli/a11ce000-0000-4000-8000-000000000001.jsonl', false],
+    ] as const) expect(listed(r.stdout, rel, secret), rel).toBe(true);
+  });
+
+  it('Windows: AppData/Local for amazon-q, kiro-cli and crush, AppData/Roaming/Block/goose; collected and analyzed', async () => {
+    const root = image('win', [
+      ...common,
+      ['amazon-q-kiro/.local/share/amazon-q/data.sqlite3', 'AppData/Local/amazon-q/data.sqlite3'],
+      ['amazon-q-kiro/.local/share/kiro-cli/data.sqlite3', 'AppData/Local/kiro-cli/data.sqlite3'],
+      ['goose-source/.local/share/goose/sessions', 'AppData/Roaming/Block/goose/data/sessions'],
+      ['goose-source/.config/goose/permission.yaml', 'AppData/Roaming/Block/goose/config/permission.yaml'],
+      ['goose-source/.config/goose/secrets.yaml', 'AppData/Roaming/Block/goose/config/secrets.yaml'],
+      ['crush-source/.local/share/crush/projects.json', 'AppData/Local/crush/projects.json'],
+    ]);
+    const dryRun = await runCli(['collect', '--root', root, '--dry-run'], { timeoutMs: 120_000 });
+    expect(dryRun.stdout).toContain('layout: win32');
+    for (const [rel, secret] of [
+      ['AppData/Local/amazon-q/data.sqlite3', true],
+      ['AppData/Local/kiro-cli/data.sqlite3', true],
+      ['AppData/Roaming/Block/goose/data/sessions/sessions.db', false],
+      ['AppData/Roaming/Block/goose/config/secrets.yaml', true],
+      ['AppData/Local/crush/projects.json', false],
+      ['.local/share/opencode/opencode.db', true],
+    ] as const) expect(listed(dryRun.stdout, rel, secret), rel).toBe(true);
+    const c = await runCli(['collect', '--root', root, '--out', join(T, 'w.zip')], { timeoutMs: 120_000 });
+    expect(c.code, c.stderr).toBe(0);
+    const a = await runCli(['analyze', join(T, 'w.zip'), '--out', join(T, 'w'), '--json'], { timeoutMs: 300_000 });
+    expect(a.code, a.stderr).toBe(0);
+    expect((JSON.parse(a.stdout) as { summary: R[] }).summary.map((x) => [x.agent, x.sessions])).toEqual([
+      ['amazon-q', 5],
+      ['crush', 0],
+      ['goose', 4],
+      ['opencode', 2],
+    ]);
+    const perms = readJsonl<R>(join(T, 'w/timeline.jsonl')).filter((r) => r.agent === 'goose' && r.tag === 'permission_setting');
+    expect(perms.length).toBe(4);
+  });
+});

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm bench [--size 160m|1g|2g] [--runs N] [--only collect,parse,analyze,dedup,scaling] [--seed S]
+// pnpm bench [--size 160m|1g|2g] [--runs N] [--only collect,parse,analyze,dedup,scaling,hostile] [--seed S]
 // Generates (or reuses) three corpora of size/16, size/4 and size under bench/.work/, runs each
 // benchmark against its baseline interleaved, prints a table with the targets met or missed,
 // and writes bench/results.json. Build first (pnpm build): the bench runs the built dist.
@@ -13,7 +13,7 @@ import { ROOT } from './lib/packages.mjs';
 import * as Sections from './lib/sections.mjs';
 import { evaluateTargets, printReport } from './lib/report.mjs';
 
-const ALL = ['collect', 'parse', 'analyze', 'dedup', 'scaling'];
+const ALL = ['collect', 'parse', 'analyze', 'dedup', 'scaling', 'hostile'];
 
 function parseArgs(argv) {
   const o = { size: parseSize('160m'), runs: 3, only: ALL, seed: 1 };
@@ -24,7 +24,7 @@ function parseArgs(argv) {
     else if (a === '--only') o.only = v.split(',').map((s) => s.trim());
     else if (a === '--seed') o.seed = Number(v);
     else if (a === '--help' || a === '-h') {
-      console.log('usage: pnpm bench [--size 160m|1g|2g] [--runs 3] [--only collect,parse,analyze,dedup,scaling] [--seed 1]');
+      console.log('usage: pnpm bench [--size 160m|1g|2g] [--runs 3] [--only collect,parse,analyze,dedup,scaling,hostile] [--seed 1]');
       process.exit(0);
     } else throw new Error(`unknown option ${a} (try --help)`);
     if (a !== '--help') i += 1;
@@ -73,7 +73,7 @@ async function main() {
   }
   if (!haveTool('zip')) console.error('bench: zip is not installed, so collect has no baseline; install it (apt-get install -y zip) and run again');
   const sizes = [o.size / 16, o.size / 4, o.size].map((s) => Math.round(s));
-  const needCorpora = o.only.some((n) => n !== 'dedup');
+  const needCorpora = o.only.some((n) => n !== 'dedup' && n !== 'hostile');
   const corpora = needCorpora ? (o.only.includes('scaling') ? sizes : [o.size]).map((s) => corpusOf(s, o.seed)) : [];
   const main16 = corpora.at(-1);
   const loadBefore = os.loadavg();
@@ -88,6 +88,7 @@ async function main() {
   await section('parse', () => Sections.parseSection(main16, o.runs));
   await section('analyze', () => Sections.analyzeSection(main16, o.runs));
   await section('dedup', () => Sections.dedupSection(o.runs));
+  await section('hostile', () => Sections.hostileSection(o.runs));
   await section('scaling', () => {
     const known = { collect: {}, parse: {}, bare: {}, analyze: {} };
     if (results.collect?.collect) known.collect[main16.label] = results.collect.collect;

@@ -72,11 +72,27 @@ describe('pnpm pack of @aitrail/parsers', () => {
     expect(orphans).toEqual([]);
   });
 
+  it('ships only modules its entry point imports (a helper only tests use stays out)', () => {
+    const js = new Set(entries.filter((e) => /^package\/dist\/.*\.js$/.test(e)));
+    const reached = new Set<string>();
+    const todo = ['package/dist/index.js'];
+    while (todo.length > 0) {
+      const f = todo.pop()!;
+      if (reached.has(f) || !js.has(f)) continue;
+      reached.add(f);
+      const text = run('tar', ['xzf', tarball, '-O', f], work);
+      for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) todo.push(`package/${join(dirname(f.slice('package/'.length)), m[1])}`);
+    }
+    // A module of types only compiles to `export {};`: its declarations are what ships.
+    const typesOnly = (f: string) => run('tar', ['xzf', tarball, '-O', f], work).replace(/\/\/.*$/gm, '').trim() === 'export {};';
+    expect([...js].filter((f) => !reached.has(f) && !typesOnly(f))).toEqual([]);
+  });
+
   it('publishes a manifest with no workspace: ranges and no source-only export condition', () => {
     const text = JSON.stringify(manifest);
     expect(text).not.toMatch(/workspace:/);
     expect(manifest.exports).toEqual({ '.': { types: './dist/index.d.ts', import: './dist/index.js' } });
-    expect(Object.keys(manifest.dependencies as object).sort()).toEqual(['@types/better-sqlite3', 'better-sqlite3', 'jsonc-parser', 'smol-toml', 'yaml']);
+    expect(Object.keys(manifest.dependencies as object).sort()).toEqual(['@types/better-sqlite3', 'better-sqlite3', 'fzstd', 'jsonc-parser', 'smol-toml', 'yaml']);
   });
 });
 
@@ -84,7 +100,7 @@ describe('@aitrail/parsers installed from the tarball into an empty project', ()
   const installed = join(app, 'node_modules', '@aitrail', 'parsers');
   const ready = (ctx: { skip: (note?: string) => never }) => {
     if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|ECONNRESET/.test(installError)) ctx.skip(`no network to the npm registry: ${installError.split('\n')[0]}`);
-    if (installError) throw new Error(`expected npm install of the tarball to succeed (it needs the npm registry for better-sqlite3, yaml, jsonc-parser and smol-toml), found: ${installError.slice(0, 2000)}`);
+    if (installError) throw new Error(`expected npm install of the tarball to succeed (it needs the npm registry for better-sqlite3, yaml, jsonc-parser, fzstd and smol-toml), found: ${installError.slice(0, 2000)}`);
   };
 
   it('imports without better-sqlite3 native binary, and its helpers work', (ctx) => {
@@ -148,5 +164,5 @@ describe('@aitrail/parsers installed from the tarball into an empty project', ()
       ['user', 'fix the test', '2026-10-01T09:00:00.000Z', 1, undefined],
       ['system', 'parser: unparseable line (cut line, no newline at end of file: invalid JSON): {"prompt":"and run', '', 3, 'bad_line'],
     ]);
-  });
+  }, 240_000); // tsc over the installed package: about a minute alone, several under load
 });

@@ -2,18 +2,22 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED, generate, runCli, stackTraceLines, tempDir } from './test-helpers/hostile-harness.js';
+import { sharedCollect } from './test-helpers/shared-run.js';
 
 // The analysis runs in a worker with a capped heap (analysis-host.ts): a run that needs more
 // than the cap must stop with a message saying what happened and what to do, not a V8 dump.
 
+// The 64 MB line parsed whole at the default cap: hostile-parsers.test.ts (same shared collection).
+
 const T = tempDir('heap-cap');
-const zip = join(T, 'c.zip');
+let zip = '';
 
 beforeAll(async () => {
   generate('homes');
   mkdirSync(join(T, 'tmp'));
-  const c = await runCli(['collect', '--home', join(GENERATED, 'homes/long-line'), '--agent', 'copilot-cli', '--out', zip], { timeoutMs: 120_000 });
-  expect(c.code, c.stderr.slice(-1500)).toBe(0);
+  const c = await sharedCollect([join(GENERATED, 'homes/long-line')], ['--agent', 'copilot-cli']);
+  expect(c.run.code, c.run.stderr.slice(-1500)).toBe(0);
+  zip = c.zip;
 }, 300_000);
 afterAll(() => rmSync(T, { recursive: true, force: true }));
 
@@ -30,6 +34,24 @@ describe('the analysis heap cap', () => {
     expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
     expect(readdirSync(join(T, 'tmp'))).toEqual([]);
   }, 180_000);
+
+  it('SIGTERM in the middle of the analysis: exit 143, its private temp folder removed, no output left', async () => {
+    const out = join(T, 'killed');
+    const tmp = join(T, 'tmp-killed');
+    mkdirSync(tmp);
+    let pid = 0;
+    const started = runCli(['analyze', zip, '--out', out], { env: { TMPDIR: tmp }, timeoutMs: 120_000, onSpawn: (p) => (pid = p) });
+    // The analysis has begun once its private temp folder exists (SQLite copies, spilled runs).
+    for (let i = 0; i < 600 && readdirSync(tmp).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(readdirSync(tmp).length, 'the analysis never created its temp folder').toBeGreaterThan(0);
+    process.kill(pid, 'SIGTERM');
+    const r = await started;
+    expect(r.timedOut).toBe(false);
+    expect(r.code, r.stderr.slice(-1500)).toBe(143);
+    expect(stackTraceLines(r.stderr)).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+  }, 150_000);
 
   it('a cap that is not a number is a usage error (exit 2)', async () => {
     const r = await runCli(['analyze', zip, '--out', join(T, 'out2')], { env: { AITRAIL_MAX_HEAP_MB: 'lots' } });

@@ -89,7 +89,8 @@ export async function* parseChatHistory(a: Artifact, ctx: ParseContext, hooks: C
   let block: Block | undefined;
   for await (const l of readLines(a.stream())) {
     const h = HEADER.exec(l.text);
-    const kind: BlockKind | 'blank' | 'header' = h ? 'header' : l.text.startsWith('####') ? 'user' : l.text.startsWith('>') ? 'status' : l.text.trim() === '' ? 'blank' : 'assistant';
+    // io.py writes "#### " + input and "> " + output: a reply's ">>>>>>> REPLACE" or "##### Step" is reply text.
+    const kind: BlockKind | 'blank' | 'header' = h ? 'header' : /^####(?: |$)/.test(l.text) ? 'user' : /^>(?: |$)/.test(l.text) ? 'status' : l.text.trim() === '' ? 'blank' : 'assistant';
     // A blank line ends a user or status block; inside a reply it is part of the text.
     if (block && (kind !== block.kind && !(kind === 'blank' && block.kind === 'assistant'))) {
       yield* blockRows(run, block);

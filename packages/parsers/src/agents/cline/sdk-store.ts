@@ -110,7 +110,9 @@ export function sessionRecordRows(r: JsonObject, ctx: ParseContext, line: number
   const f = (ts: unknown, tag?: string) => ({ timestamp_utc: toUtc(ts), session_id: id, source_line: line, model: asString(r.model) ?? '', ...(tag ? { tag } : {}) });
   const start: string[] = [];
   for (const k of ['source', 'provider', 'model', 'cwd', 'workspace_root', 'interactive', 'parent_session_id', 'is_subagent', 'team_name']) {
-    const v = r[k];
+    // The database keeps the manifest's booleans as 0/1: both print the same, so the copies compare equal.
+    const v = (k === 'interactive' || k === 'is_subagent') && (r[k] === 0 || r[k] === 1) ? r[k] === 1 : r[k];
+    if (k === 'is_subagent' && v === false) continue;
     if (v !== undefined && v !== null && v !== '') start.push(`${k}=${asBool(v) ?? asNumber(v) ?? asString(v)}`);
   }
   const rows = [makeRow('system', `session start: ${start.join(' ')}`, f(r.started_at, 'session_start'))];

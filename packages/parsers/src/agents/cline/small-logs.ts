@@ -57,7 +57,7 @@ export async function* parseCliHistory(a: Artifact): AsyncGenerator<Row> {
   const entries = asArray(isObject(doc.value) ? doc.value.entries : doc.value);
   if (!entries) return yield makeRow('system', 'parser: unparseable prompt history (expected {entries: [...]})', { timestamp_utc: a.mtime, tag: 'bad_line' });
   for (const [i, e] of entries.entries()) {
-    const text = asString(e);
-    if (text?.trim()) yield makeRow('user', text, { source_line: i + 1, tag: 'history' });
+    if (typeof e !== 'string') yield makeRow('system', `parser: unparseable prompt history entry ${i + 1} (expected a string, found ${e === null ? 'null' : typeof e})`, { source_line: i + 1, tag: 'bad_line' });
+    else if (e.trim()) yield makeRow('user', e, { source_line: i + 1, tag: 'history' });
   }
 }

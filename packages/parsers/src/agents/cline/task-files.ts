@@ -6,6 +6,7 @@
  */
 import { asArray, asNumber, asObject, asString, isObject, type JsonObject } from '../../sdk/decode.js';
 import { makeRow } from '../../sdk/row.js';
+import { readJsonArray } from '../../sdk/json-stream.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { readJsonDoc } from './json-doc.js';
@@ -87,17 +88,29 @@ export function historyItemRows(item: JsonObject, ctx: ParseContext, line: numbe
   return rows;
 }
 
-/** The task index (`state/taskHistory.json` array, Roo's `tasks/_index.json` {entries}) or one `history_item.json`. */
+/**
+ * The task index (`state/taskHistory.json` array, Roo's `tasks/_index.json` {entries}) or one
+ * `history_item.json`. An index is streamed, so the tasks before a cut or a bad entry still give rows.
+ */
 export async function* parseTaskIndex(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
-  const doc = await readJsonDoc(a);
-  if (!doc.ok) return yield doc.row;
-  const v = doc.value;
   const name = a.rel.split('/').pop() ?? a.rel;
-  if (isObject(v) && typeof v.id === 'string') return yield* historyItemRows(v, ctx, null, name);
-  const list = Array.isArray(v) ? v : asArray(asObject(v)?.entries);
-  if (!list) return yield makeRow('system', `parser: unparseable ${name} (expected a list of tasks or a task)`, { timestamp_utc: a.mtime, tag: 'bad_line' });
-  for (const [i, item] of list.entries()) {
-    if (isObject(item)) yield* historyItemRows(item, ctx, i + 1, name);
-    else yield makeRow('system', `parser: unparseable ${name} entry ${i + 1} (not a JSON object)`, { source_line: i + 1, tag: 'bad_line' });
+  if (/^history_item\.json$/i.test(name)) {
+    const doc = await readJsonDoc(a);
+    if (!doc.ok) return yield doc.row;
+    if (isObject(doc.value)) return yield* historyItemRows(doc.value, ctx, null, name);
+    return yield makeRow('system', `parser: unparseable ${name} (expected a task object, found ${Array.isArray(doc.value) ? 'an array' : typeof doc.value})`, { timestamp_utc: a.mtime, tag: 'bad_line' });
+  }
+  // taskHistory.json is the array itself; _index.json holds it under `entries`.
+  const path = /^_index\.json$/i.test(name) ? ['entries'] : [];
+  for await (const ev of readJsonArray(a.stream(), path)) {
+    if (ev.kind === 'item') {
+      if (isObject(ev.value)) yield* historyItemRows(ev.value, ctx, ev.index + 1, name);
+      else yield makeRow('system', `parser: unparseable ${name} entry ${ev.index + 1} (expected a task object)`, { source_line: ev.index + 1, tag: 'bad_line' });
+    } else if (ev.kind === 'bad') {
+      yield makeRow('system', `parser: unparseable ${name} entry ${ev.index + 1} (${ev.reason}): ${ev.preview}`, { source_line: ev.index + 1, tag: 'bad_line' });
+    } else if (ev.kind === 'end' && (!ev.complete || !ev.found)) {
+      const why = ev.found ? (ev.reason ?? 'incomplete document') : `expected a list of tasks${path.length ? ' under "entries"' : ''}`;
+      yield makeRow('system', `parser: unparseable ${name} (${why}); ${ev.items} tasks read`, { timestamp_utc: a.mtime, tag: 'bad_line' });
+    }
   }
 }

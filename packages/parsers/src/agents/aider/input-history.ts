@@ -42,8 +42,16 @@ export async function* readInputEntries(a: Artifact, onBad?: (line: number, text
     if (m) {
       if (cur) yield { ts: cur.ts, text: cur.lines.join('\n'), line: cur.line };
       cur = { ts: toUtc(m[1].replace(' ', 'T')), lines: [], line: l.line };
-    } else if (l.text.startsWith('+') && cur) cur.lines.push(l.text.slice(1));
-    else if (l.text.trim() !== '') onBad?.(l.line, l.text, l.cut);
+    } else if (l.text.startsWith('+')) {
+      // "+" lines with no stamp above them still form an entry (prompt_toolkit reads them so), untimed.
+      cur ??= { ts: '', lines: [], line: l.line };
+      cur.lines.push(l.text.slice(1));
+    } else {
+      // Any other line ends the entry, as prompt_toolkit's FileHistory.load_history_strings does.
+      if (cur) yield { ts: cur.ts, text: cur.lines.join('\n'), line: cur.line };
+      cur = undefined;
+      if (l.text.trim() !== '') onBad?.(l.line, l.text, l.cut);
+    }
   }
   if (cur) yield { ts: cur.ts, text: cur.lines.join('\n'), line: cur.line };
 }

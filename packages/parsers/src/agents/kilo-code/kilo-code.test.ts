@@ -45,3 +45,21 @@ describe('kilo-code: the legacy extension', () => {
     expect(st.rows.map((r) => r.text)).toEqual(['setting mode=architect', 'setting alwaysAllowWrite=true']);
   });
 });
+
+describe('kilo-code: the CLI (OpenCode family, real 7.7.7 kilo.db of fixtures/homes/opencode-live)', () => {
+  it('registers the CLI parsers with the cli- prefix beside the extension\'s, each claiming only its own files', () => {
+    expect(kiloCodePlugin.parsers.map((p) => p.name).filter((n) => n.startsWith('cli-'))).toEqual(['cli-db', 'cli-storage', 'cli-config', 'cli-model-state']);
+    expect(kiloCodePlugin.parsers.filter((p) => p.wants('.local/share/kilo/kilo.db')).map((p) => p.name)).toEqual(['cli-db']);
+    expect(kiloCodePlugin.parsers.filter((p) => p.wants('.config/kilo/kilo.json')).map((p) => p.name)).toEqual(['cli-config']);
+    expect(kiloCodePlugin.parsers.some((p) => p.wants('.local/share/opencode/opencode.db'))).toBe(false);
+    expect(new Set(kiloCodePlugin.parsers.map((p) => p.name)).size).toBe(kiloCodePlugin.parsers.length);
+  });
+
+  it('the real kilo.db: both typed prompts, as OpenCode stored them, in their sessions and project', async () => {
+    const { rows } = await run(by['cli-db'], copyHome('opencode-live', homes.make()), '.local/share/kilo/kilo.db');
+    expect(rows.filter((r) => r.turn_type === 'user').map((r) => [r.session_id, r.text, r.project_path])).toEqual([
+      ['ses_dd0548be9ffeaDUif6AQtTYm0y', '"Thanks. Summarise in one line what you just did."', '/home/live-kilo-code/proj'],
+      ['ses_dd05655f5ffe98h3F423wRiLxU', '"Say hello in one short sentence."', '/home/live-kilo-code/proj'],
+    ]);
+  });
+});

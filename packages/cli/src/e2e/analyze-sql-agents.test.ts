@@ -302,5 +302,5 @@ describe('the four agents on macOS and Windows layouts', () => {
     ]);
     const perms = readJsonl<R>(join(T, 'w/timeline.jsonl')).filter((r) => r.agent === 'goose' && r.tag === 'permission_setting');
     expect(perms.length).toBe(4);
-  });
+  }, 300_000); // four CLI runs (dry run, collect, analyze) over an image: minutes on a loaded machine
 });

@@ -44,7 +44,7 @@ beforeAll(async () => {
   inv = JSON.parse(readFileSync(join(out, 'inventory.json'), 'utf8')) as R;
 }, 600_000);
 
-const agentOf = (user: string, agent: string) => ((inv.homes as R[]).find((h) => h.user === user)?.agents as R[]).find((a) => a.agent === agent) as R;
+const agentOf = (user: string, agent: string) => (((inv.homes as R[]).find((h) => h.user === user)?.agents ?? []) as R[]).find((a) => a.agent === agent) as R;
 
 describe('aitrail collect --dry-run over the three homes', () => {
   it('lists every agent under its home, the state.vscdb claimed by every extension, the secret files flagged', () => {

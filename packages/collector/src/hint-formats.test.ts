@@ -106,6 +106,22 @@ describe('project hints: every cwd of a Copilot events.jsonl', () => {
   });
 });
 
+describe('project hints: a file that holds just a path, and the keys of the document itself', () => {
+  it('text without a regex: each line read is the value (Gemini .project_root, no newline at the end)', async () => {
+    expect(hintText({ format: 'text' }, '/home/u/shop')).toEqual({ values: ['/home/u/shop'], remote: [] });
+    expect(hintText({ format: 'text' }, '  c:\\users\\me\\proj \r\n/second/line')).toEqual({ values: ['c:\\users\\me\\proj'], remote: [] });
+    expect(hintText({ format: 'text' }, 'not a path\n')).toEqual({ values: [], remote: [] });
+    expect((await readHintValues({ format: 'text' }, file('.project_root', '\uFEFF/srv/app'))).values).toEqual(['/srv/app']);
+  });
+  it('keys_of "." takes the top-level keys (Gemini trustedFolders.json)', () => {
+    const trusted = JSON.stringify({ '/home/u/a': 'TRUST_FOLDER', 'C:\\work\\b': 'TRUST_PARENT', '/home/u/no': 'DO_NOT_TRUST', relative: 'TRUST_FOLDER' });
+    expect(hintText({ format: 'json', keys_of: '.' }, trusted).values).toEqual(['/home/u/a', 'C:\\work\\b', '/home/u/no']);
+    // An array or a scalar document has no keys.
+    expect(hintText({ format: 'json', keys_of: '.' }, '["/a"]').values).toEqual([]);
+    expect(hintText({ format: 'json', keys_of: '.' }, '"/a"').values).toEqual([]);
+  });
+});
+
 describe('project hints: TOML (Codex config.toml)', () => {
   it('reads the keys of [projects."<path>"] tables', () => {
     const toml = 'model = "o3"\n[projects."/home/u/a"]\ntrust_level = "trusted"\n\n[projects.\'C:\\Users\\me\\b\']\ntrust_level = "untrusted"\n';

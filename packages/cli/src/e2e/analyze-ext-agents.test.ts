@@ -63,6 +63,9 @@ describe('aitrail collect --dry-run over the three homes', () => {
     // The shadow git of checkpoints and the codebase index are excluded, not read.
     expect(dry.stdout).toMatch(/skipped_excluded dir .*saoudrizwan\.claude-dev\/checkpoints/);
     expect(dry.stdout).toMatch(/skipped_excluded file .*\.continue\/index\/index\.sqlite/);
+    // An excluded file shows its own size, not a directory's count.
+    expect(dry.stdout).not.toMatch(/undefined files/);
+    expect(dry.stdout).toMatch(/skipped_excluded file\s+\d+(\.\d+)? (B|KB|MB|GB) .*\.continue\/index\/index\.sqlite/);
   });
 });
 

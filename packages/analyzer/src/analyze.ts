@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type AgentPlugin, builtInPlugins, type ParseContext, type Parser } from '@aitrail/parsers';
-import { type Input, parseableRows, type Unit } from './artifacts.js';
+import { givenUpStores, type Input, parseableRows, type Unit } from './artifacts.js';
 import { type DedupRecord, dedupRows } from './dedup.js';
 import { AnalyzeError } from './errors.js';
 import { FactStore, sessionKey } from './facts.js';
@@ -152,6 +152,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       inv.addManifest(input.host, input.src.manifest, roots);
       inv.addCredentialFindings(input.host, integrity[i].credentials);
       for (const { row, reason } of parseableRows(input.src, integrity[i].failed).refused) inv.agent(input.host, row.user, row.agent).not_parsed.push({ file: row.archive_path, reason });
+      for (const g of givenUpStores(input.src, parsers)) inv.agent(input.host, g.row.user, g.agent).not_parsed.push({ file: g.row.source_path, reason: g.reason });
     }
     const facts = new FactStore();
     const records: DedupRecord[] = [];
@@ -162,10 +163,10 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
         skipped.add(u.index);
         continue;
       }
-      const key = `${u.input.index}\0${u.row.archive_path}`;
+      const key = `${u.input.index}\0${u.agent}\0${u.row.archive_path}`;
       if (!parsedArtifacts.has(key)) {
         parsedArtifacts.add(key);
-        inv.agent(u.input.host, u.row.user, u.row.agent).parsed_artifacts++;
+        inv.agent(u.input.host, u.row.user, u.agent).parsed_artifacts++;
       }
       const o = outcomes.get(u.index)!;
       const ctx = unitContext(u, facts, inv, opts) as unknown as Record<string, (...a: unknown[]) => void>;
@@ -215,6 +216,10 @@ function unitContext(u: Unit, facts: FactStore, inv: InventoryBuilder, opts: Ana
     options: { includeThinking: !!opts.includeThinking },
     fact: (f) => facts.report(sessionKey(host, user, agent, f.session_id), f),
     warn: (message, line) => inv.warn(host, user, agent, { file, line: line ?? null, parser: parserName, message: String(message) }),
+    unknown: (kind, line) => inv.unknown(host, user, agent, parserName, file, String(kind), typeof line === 'number' ? line : null),
+    mcp: (server) => {
+      if (server && typeof server === 'object') inv.mcp(host, user, agent, file, server);
+    },
   };
 }
 
@@ -233,7 +238,7 @@ async function parseAll(plan: ParsePlan, inputs: Input[], opts: AnalyzeOptions, 
   const outcomes = new Map<number, UnitOutcome>();
   const reads = new Map<string, MemberRead>();
   const setup: JobSetup = {
-    inputs: plan.indexes.map((rows, i) => ({ index: i, path: opts.inputs[i], rows })),
+    inputs: plan.indexes.map((rows, i) => ({ index: i, path: opts.inputs[i], rows, sidecars: plan.sidecars[i] })),
     includeThinking: !!opts.includeThinking,
     dedup: opts.dedup !== false,
     tmp,

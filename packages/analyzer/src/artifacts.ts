@@ -17,6 +17,8 @@ export interface Input {
 export interface Unit {
   input: Input;
   row: ManifestRow;
+  /** The agent the rows belong to: the parser's, one of the agents that claim the file. */
+  agent: string;
   parser: Parser;
   secondary: boolean;
   tolerance: number;
@@ -57,22 +59,51 @@ export function parseableRows(src: CollectionSource, failed: Set<string>): { row
  * to parsers whose `readsSecretFile(rel)` is true.
  */
 export function planUnits(inputs: { input: Input; rows: ManifestRow[] }[], parsers: readonly Parser[]): Unit[] {
-  const byAgent = new Map<string, Parser[]>();
-  for (const p of parsers) byAgent.set(p.agent, [...(byAgent.get(p.agent) ?? []), p]);
+  const byAgent = parsersByAgent(parsers);
   const units: Unit[] = [];
   for (const { input, rows } of inputs) {
     for (const row of rows) {
-      for (const parser of byAgent.get(row.agent) ?? []) {
+      for (const parser of claimants(row).flatMap((a) => byAgent.get(a) ?? [])) {
         if (!safeCall(() => parser.wants(row.rel), false)) continue;
         // A secret file goes only to a parser that says it reads its non-credential fields.
         if (row.secret && !safeCall(() => parser.readsSecretFile?.(row.rel) === true, false)) continue;
         const secondary = safeCall(() => parser.secondary(row.rel), false);
         const tolerance = secondary ? safeCall(() => parser.secondaryToleranceSeconds(row.rel), 0) : 0;
-        units.push({ input, row, parser, secondary, tolerance, index: units.length });
+        units.push({ input, row, agent: parser.agent, parser, secondary, tolerance, index: units.length });
       }
     }
   }
   return units;
+}
+
+function parsersByAgent(parsers: readonly Parser[]): Map<string, Parser[]> {
+  const byAgent = new Map<string, Parser[]>();
+  for (const p of parsers) byAgent.set(p.agent, [...(byAgent.get(p.agent) ?? []), p]);
+  return byAgent;
+}
+
+/** The agents whose catalogs claim a file (DESIGN, a file two agents claim): `agents`, else `agent`. */
+export function claimants(row: ManifestRow): string[] {
+  const list = Array.isArray(row.agents) ? row.agents.filter((a): a is string => typeof a === 'string' && a !== '') : [];
+  return list.length > 0 ? [...new Set([row.agent, ...list])].filter(Boolean) : [row.agent];
+}
+
+/**
+ * Secret files that were not archived (`--secrets hash|skip`) although a parser reads the
+ * conversations they hold (a mixed store such as Cursor's state.vscdb): what was given up, for
+ * inventory.json `not_parsed`.
+ */
+export function givenUpStores(src: CollectionSource, parsers: readonly Parser[]): { row: ManifestRow; agent: string; reason: string }[] {
+  const byAgent = parsersByAgent(parsers);
+  const out: { row: ManifestRow; agent: string; reason: string }[] = [];
+  for (const row of src.manifest) {
+    if (row.status !== 'skipped_secret' || !row.secret) continue;
+    for (const agent of claimants(row)) {
+      const reader = (byAgent.get(agent) ?? []).find((p) => safeCall(() => p.wants(row.rel) && p.readsSecretFile?.(row.rel) === true, false));
+      if (reader) out.push({ row, agent, reason: `a store that holds conversations beside credentials was not archived (${row.reason || 'secrets not collected'}): the conversations it holds (read by ${reader.agent}/${reader.name}) are not in the timeline; collect with --secrets collect to read them` });
+    }
+  }
+  return out;
 }
 
 function safeCall<T>(f: () => T, fallback: T): T {
@@ -89,11 +120,13 @@ export interface ArtifactHooks {
   stream?: () => AsyncIterable<Buffer>;
   /** Another member the parser used: a sibling it found, a SQLite sidecar materialized with it. */
   observe?: (archivePath: string) => void;
+  /** Every parseable member, secret ones too: a database's own sidecars are looked up there. */
+  sidecars?: ReadonlySet<string>;
 }
 
 /**
  * The {@link Artifact} a parser sees for one manifest row. `localPath()` copies the member and its
- * `-wal`/`-shm` siblings into a fresh folder inside the private temp root; `sibling()` resolves in
+ * `-wal`/`-shm`/`-journal` siblings into a fresh folder inside the private temp root; `sibling()` resolves in
  * the same archive directory, among parseable members only (never a secret).
  */
 export function makeArtifact(access: MemberAccess, host: string, row: ManifestRow, index: ReadonlyMap<string, ManifestRow>, tmpRoot: string, hooks: ArtifactHooks = {}): Artifact {
@@ -105,12 +138,16 @@ export function makeArtifact(access: MemberAccess, host: string, row: ManifestRo
     scope: row.scope,
     size: row.bytes_read ?? row.size ?? 0,
     mtime: row.mtime ?? '',
+    projectRoot: row.scope === 'project' ? (row.project_root ?? '') : '',
     sha256: row.sha256 ?? '',
     stream: hooks.stream ?? (() => access.openMember(row.archive_path)),
     localPath() {
       local ??= (async () => {
         const dir = await mkdtemp(join(tmpRoot, 'm-'));
-        const sidecars = ['-wal', '-shm'].map((s) => row.archive_path + s).filter((n) => index.has(n));
+        // A database's own sidecars go with it, even when flagged secret like their database (a
+        // mixed store read by an opted-in parser); a rollback journal too, so a copy taken
+        // mid-transaction is rolled back as SQLite would.
+        const sidecars = ['-wal', '-shm', '-journal'].map((s) => row.archive_path + s).filter((n) => index.has(n) || hooks.sidecars?.has(n));
         for (const n of sidecars) hooks.observe?.(n);
         await access.materialize([row.archive_path, ...sidecars], dir);
         return join(dir, posix.basename(row.archive_path));
@@ -123,7 +160,7 @@ export function makeArtifact(access: MemberAccess, host: string, row: ManifestRo
       const top = row.archive_path.split('/').slice(0, 2).join('/') + '/';
       const r = other.startsWith(top) ? index.get(other) : undefined;
       if (r) hooks.observe?.(other);
-      return r ? makeArtifact(access, host, r, index, tmpRoot, { observe: hooks.observe }) : undefined;
+      return r ? makeArtifact(access, host, r, index, tmpRoot, { observe: hooks.observe, sidecars: hooks.sidecars }) : undefined;
     },
   };
 }

@@ -159,6 +159,17 @@ export function findCredentials(text: string, line: number): CredentialFinding[]
   return hits(text).map((h) => ({ line, kind: h.kind, preview: `${h.value4}…` }));
 }
 
+/** The text with every credential the patterns know replaced by `[REDACTED]`, and the kinds found (never the values). */
+export function redactCredentials(text: string): { text: string; kinds: CredentialKind[]; previews: string[] } {
+  const found = hits(text);
+  if (found.length === 0) return { text, kinds: [], previews: [] };
+  // Every occurrence goes, not only the first of a repeated value.
+  let out = text;
+  const values = new Set(found.map((h) => text.slice(h.start, h.end)));
+  for (const v of values) out = out.split(v).join('[REDACTED]');
+  return { text: out, kinds: found.map((h) => h.kind), previews: found.map((h) => `${h.value4}…`) };
+}
+
 // A line longer than this is scanned in windows so memory stays bounded whatever its length;
 // OVERLAP covers any fixed-length token and the boundary context around a cut.
 const WINDOW = 1 << 20;

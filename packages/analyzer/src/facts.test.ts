@@ -39,3 +39,52 @@ describe('session facts', () => {
     expect(f.get(sessionKey('h', 'u', 'claude-code', 's1'), 'cwd')).toBe('');
   });
 });
+
+describe('a working directory as of the row (DESIGN, wave 2)', () => {
+  const at = (s: string) => `2026-10-01T09:00:${s}.000Z`;
+  const timed = () => {
+    const f = new FactStore();
+    // Reported out of time order (a resume read before the start), repeats included.
+    f.report(S, { session_id: 's1', key: 'cwd', value: '/b', priority: 1, at: at('20') });
+    f.report(S, { session_id: 's1', key: 'cwd', value: '/a', priority: 1, at: at('10') });
+    f.report(S, { session_id: 's1', key: 'cwd', value: '/a', priority: 1, at: at('15') });
+    f.report(S, { session_id: 's1', key: 'cwd', value: '/c', priority: 1, at: at('30') });
+    return f;
+  };
+
+  it('takes the latest report at or before the time, and the first report for earlier rows', () => {
+    const f = timed();
+    expect(['05', '10', '19', '20', '29', '30', '59'].map((t) => f.asOf(S, 'cwd', at(t)))).toEqual(['/a', '/a', '/a', '/b', '/b', '/c', '/c']);
+  });
+
+  it('gives an undated row the winning value, and fills rows through fillFromFacts', () => {
+    const f = timed();
+    expect(f.asOf(S, 'cwd', '')).toBe('/c');
+    expect(fillFromFacts({ ...row(), timestamp_utc: at('25') }, f, S).project_path).toBe('/b');
+    expect(fillFromFacts(row(), f, S).project_path).toBe('/c');
+  });
+
+  it('lists every directory once, in time order', () => {
+    expect(timed().values(S, 'cwd')).toEqual(['/a', '/b', '/c']);
+  });
+
+  it('lets timed reports lead only at the winning priority (a fallback never overrides the log)', () => {
+    const f = new FactStore();
+    f.report(S, { session_id: 's1', key: 'cwd', value: '/from-log', priority: 1 });
+    f.report(S, { session_id: 's1', key: 'cwd', value: '/from-store', priority: 3, at: at('10') });
+    expect(f.asOf(S, 'cwd', at('20'))).toBe('/from-log');
+    expect(f.values(S, 'cwd')).toEqual([]);
+    // A better timed history replaces a worse one.
+    f.report(S, { session_id: 's1', key: 'cwd', value: '/log-timed', priority: 1, at: at('15') });
+    expect(f.asOf(S, 'cwd', at('20'))).toBe('/log-timed');
+  });
+
+  it('keeps a history for branch too, and none for keys that are not places', () => {
+    const f = new FactStore();
+    f.report(S, { session_id: 's1', key: 'branch', value: 'main', priority: 1, at: at('10') });
+    f.report(S, { session_id: 's1', key: 'branch', value: 'fix', priority: 1, at: at('20') });
+    f.report(S, { session_id: 's1', key: 'name', value: 'n1', priority: 1, at: at('10') });
+    expect(fillFromFacts({ ...row(), timestamp_utc: at('12') }, f, S).git_branch).toBe('main');
+    expect(f.values(S, 'name')).toEqual([]);
+  });
+});

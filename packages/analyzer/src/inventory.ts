@@ -1,4 +1,7 @@
 import type { ManifestRow } from '@aitrail/collector';
+import type { McpServerReport } from '@aitrail/parsers';
+import { claimants } from './artifacts.js';
+import { McpCollector, type McpCredentialFinding, type McpServerEntry } from './mcp-inventory.js';
 import type { CredentialScanSummary, IntegrityProblem, MemberFinding } from './integrity.js';
 import type { SessionRecord } from './sessions.js';
 
@@ -33,13 +36,14 @@ export interface AgentInventory {
   credential_findings_total: number;
   /** Findings seen but not listed (past the per-file or per-input cap). */
   credential_findings_truncated: number;
+  /** Records of kinds the parsers do not know: parser → kind → count (DESIGN, unknown record kinds). */
+  unknown_records: Record<string, Record<string, number>>;
+  /** MCP servers from configs, tool caches and logs (DESIGN, MCP servers): never a secret value. */
+  mcp_servers: McpServerEntry[];
 }
 
-/** A credential found in a non-secret file (inventory.json `credential_findings[]`): never the value. */
-export interface CredentialFindingEntry extends MemberFinding {
-  /** Archive path, as `source_file` in the timeline. */
-  file: string;
-}
+/** A credential found in a non-secret file or an MCP config (inventory.json `credential_findings[]`): never the value. */
+export type CredentialFindingEntry = (MemberFinding & { /** Archive path, as `source_file` in the timeline. */ file: string }) | McpCredentialFinding;
 
 /** One home (inventory.json `homes[]`). */
 export interface HomeInventory {
@@ -67,8 +71,13 @@ export interface CollectionEntry {
 /** Warnings kept per agent; the rest are counted. */
 const MAX_WARNINGS = 500;
 
+/** Distinct (file, kind) warnings for unknown records kept per agent; every record is still counted. */
+const MAX_UNKNOWN_WARNINGS = 200;
+
 interface AgentAcc extends AgentInventory {
   home: string;
+  mcp: McpCollector;
+  unknownWarned: Set<string>;
   projectSet: Set<string>;
   scratchSet: Set<string>;
   roots: Set<string>;
@@ -89,26 +98,35 @@ export class InventoryBuilder {
     if (!h.home && home) h.home = home;
     let a = h.agents.get(agent);
     if (!a) {
-      a = { agent, artifacts: 0, bytes: 0, parsed_artifacts: 0, manifest_status: {}, rows: 0, sessions: 0, synced_sessions: 0, projects: [], scratch_directories: [], secret_files: [], not_parsed: [], parse_warnings: [], parse_warnings_total: 0, credential_scanned_files: 0, credential_findings: [], credential_findings_total: 0, credential_findings_truncated: 0, home: '', projectSet: new Set(), scratchSet: new Set(), roots: new Set() };
+      a = { agent, artifacts: 0, bytes: 0, parsed_artifacts: 0, manifest_status: {}, rows: 0, sessions: 0, synced_sessions: 0, projects: [], scratch_directories: [], secret_files: [], not_parsed: [], parse_warnings: [], parse_warnings_total: 0, credential_scanned_files: 0, credential_findings: [], credential_findings_total: 0, credential_findings_truncated: 0, unknown_records: Object.create(null) as Record<string, Record<string, number>>, mcp_servers: [], home: '', mcp: new McpCollector(), unknownWarned: new Set(), projectSet: new Set(), scratchSet: new Set(), roots: new Set() };
       h.agents.set(agent, a);
     }
     if (!a.home && home && home !== '') a.home = home;
     return a;
   }
 
-  /** Count an input's manifest rows; flag secret files (path, size, hash only). */
+  /** Files and bytes collected, each file once however many agents claim it (inventory.json totals). */
+  readonly distinct = { artifacts: 0, bytes: 0 };
+
+  /** Count an input's manifest rows; flag secret files (path, size, hash only). A file several agents claim counts under each. */
   addManifest(host: string, rows: ManifestRow[], catalogRoots: (agent: string) => string[] | undefined): void {
     for (const r of rows) {
-      const a = this.agent(host, r.user, r.agent, r.scope === 'home' ? r.home : '');
-      a.manifest_status[r.status] = (a.manifest_status[r.status] ?? 0) + 1;
       if (r.status === 'collected') {
-        a.artifacts++;
-        a.bytes += r.bytes_read ?? r.size ?? 0;
+        this.distinct.artifacts++;
+        this.distinct.bytes += r.bytes_read ?? r.size ?? 0;
       }
-      if (r.secret) a.secret_files.push({ path: r.source_path, size: r.size, sha256: r.sha256 });
-      if (r.scope === 'home') {
-        const roots = catalogRoots(r.agent) ?? [guessRoot(r.rel)];
-        for (const root of roots) if (root) a.roots.add(root);
+      for (const agent of claimants(r)) {
+        const a = this.agent(host, r.user, agent, r.scope === 'home' ? r.home : '');
+        a.manifest_status[r.status] = (a.manifest_status[r.status] ?? 0) + 1;
+        if (r.status === 'collected') {
+          a.artifacts++;
+          a.bytes += r.bytes_read ?? r.size ?? 0;
+        }
+        if (r.secret) a.secret_files.push({ path: r.source_path, size: r.size, sha256: r.sha256 });
+        if (r.scope === 'home') {
+          const roots = catalogRoots(agent) ?? [guessRoot(r.rel)];
+          for (const root of roots) if (root) a.roots.add(root);
+        }
       }
     }
     for (const o of orphanSidecars(rows)) {
@@ -134,6 +152,28 @@ export class InventoryBuilder {
     if (a.parse_warnings.length < MAX_WARNINGS) a.parse_warnings.push(w);
   }
 
+  /** A record of a kind its parser does not know: counted, and one warning per file and kind. */
+  unknown(host: string, user: string, agent: string, parser: string, file: string, kind: string, line: number | null): void {
+    const a = this.agent(host, user, agent);
+    const k = String(kind);
+    // No prototype: a hostile kind named "__proto__" is just a key.
+    let byKind = a.unknown_records[parser];
+    if (!byKind) {
+      byKind = Object.create(null) as Record<string, number>;
+      a.unknown_records[parser] = byKind;
+    }
+    byKind[k] = (byKind[k] ?? 0) + 1;
+    const w = `${file}\0${k}`;
+    if (a.unknownWarned.has(w) || a.unknownWarned.size >= MAX_UNKNOWN_WARNINGS) return;
+    a.unknownWarned.add(w);
+    this.warn(host, user, agent, { file, line, parser, message: `unknown record kind ${JSON.stringify(k)} (first at this line; every record of it is counted in unknown_records): the parser does not know it, so it gives no row` });
+  }
+
+  /** An MCP server a parser found in `file` (an archive path). */
+  mcp(host: string, user: string, agent: string, file: string, report: McpServerReport): void {
+    this.agent(host, user, agent).mcp.add(report, file);
+  }
+
   /** A working directory seen on a kept row; `scratch` when a row says it is the agent's own. */
   project(host: string, user: string, agent: string, path: string, scratch: boolean): void {
     if (!path) return;
@@ -149,6 +189,8 @@ export class InventoryBuilder {
       if (s.synced === 'yes') a.synced_sessions++;
       if (s.scratch_directory) a.scratchSet.add(s.scratch_directory);
       else if (s.project_path) a.projectSet.add(s.project_path);
+      // Every directory the session worked in (a resume elsewhere, a cd), not only its last.
+      for (const p of s.project_paths) if (p !== s.scratch_directory) a.projectSet.add(p);
     }
     const out: HomeInventory[] = [];
     for (const h of [...this.homes.values()].sort((x, y) => cmp(x.host, y.host) || cmp(x.user, y.user))) {
@@ -161,9 +203,17 @@ export class InventoryBuilder {
         for (const p of a.scratchSet) if (insideRoots(p, home, a.roots)) a.projectSet.delete(p);
         for (const p of a.projectSet) a.scratchSet.delete(p);
         // File order, then line order within a file (stable), whatever the manifest's order.
+        const servers = a.mcp.finish();
+        a.credential_findings.push(...a.mcp.findings);
+        a.credential_findings_total += a.mcp.findings.length;
         a.credential_findings.sort((x, y) => cmp(x.file, y.file));
-        const { home: _h, projectSet, scratchSet, roots: _r, ...rest } = a;
-        agents.push({ ...rest, projects: [...projectSet].sort(), scratch_directories: [...scratchSet].sort() });
+        const { home: _h, projectSet, scratchSet, roots: _r, mcp: _m, unknownWarned: _u, unknown_records, ...rest } = a;
+        const unknown: Record<string, Record<string, number>> = {};
+        for (const p of Object.keys(unknown_records).sort()) {
+          unknown[p] = Object.create(null) as Record<string, number>;
+          for (const k of Object.keys(unknown_records[p]).sort()) unknown[p][k] = unknown_records[p][k];
+        }
+        agents.push({ ...rest, unknown_records: unknown, mcp_servers: servers, projects: [...projectSet].sort(), scratch_directories: [...scratchSet].sort() });
       }
       out.push({ host: h.host, user: h.user, home: h.home, agents });
     }

@@ -27,14 +27,15 @@ const TURN_TYPES = new Set<Row['turn_type']>(['system', 'user', 'assistant', 'th
  * {@link ParseContext} (analyze.ts `unitContext`). A method added to the SDK's ParseContext is
  * added here and there.
  */
-export const RECORDED_CALLS = ['fact', 'warn'] as const;
+export const RECORDED_CALLS = ['fact', 'warn', 'unknown', 'mcp'] as const;
 
 /** One recorded ParseContext call: the method and its arguments. */
 export type RecordedCall = [(typeof RECORDED_CALLS)[number], unknown[]];
 
 /** What every job of a run shares (sent once to each worker thread). */
 export interface JobSetup {
-  inputs: { index: number; path: string; rows: ManifestRow[] }[];
+  /** Per input: its path, the members parsers may see as siblings, every parseable member (SQLite sidecars). */
+  inputs: { index: number; path: string; rows: ManifestRow[]; sidecars: string[] }[];
   includeThinking: boolean;
   dedup: boolean;
   /** The private temp folder (SQLite files are materialized under it). */
@@ -103,6 +104,7 @@ export type ChunkSink = (chunk: Buffer, records: number) => Promise<void> | void
 export class JobEnv {
   private readonly access = new Map<number, Promise<MemberAccess>>();
   private readonly indexes = new Map<number, Map<string, ManifestRow>>();
+  private readonly sidecarSets = new Map<number, Set<string>>();
   /** Keys and shapes of the secondary rows, for the primary phase. */
   keys = new Set<string>();
   shapes = new Set<string>();
@@ -131,6 +133,16 @@ export class JobEnv {
     if (!m) {
       m = new Map(this.setup.inputs[input].rows.map((r) => [r.archive_path, r]));
       this.indexes.set(input, m);
+    }
+    return m;
+  }
+
+  /** Every parseable member of the input, secret ones too: a database's own sidecars. */
+  sidecarsOf(input: number): Set<string> {
+    let m = this.sidecarSets.get(input);
+    if (!m) {
+      m = new Set(this.setup.inputs[input].sidecars);
+      this.sidecarSets.set(input, m);
     }
     return m;
   }
@@ -293,6 +305,7 @@ async function runUnit(job: Job, ju: JobUnit, env: JobEnv, access: MemberAccess,
     const artifact = makeArtifact(access, host, job.row, env.indexOf(job.input), env.setup.tmp, {
       stream: () => (tap && !tap.started ? tap.stream() : access.openMember(file)),
       observe: (n) => observed.add(n),
+      sidecars: env.sidecarsOf(job.input),
     });
     for await (const r of parser.parse(artifact, ctx)) await emit(r);
   } catch (e) {

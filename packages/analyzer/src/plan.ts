@@ -14,9 +14,9 @@ export interface UnitIdentity {
   file: string;
 }
 
-/** The rows of a unit belong to its input's host, the member's home and the manifest row's agent. */
+/** The rows of a unit belong to its input's host, the member's home and the unit's agent (of the agents that claim the file, the parser's). */
 export function unitIdentity(u: Unit): UnitIdentity {
-  return { host: u.input.host, user: u.row.user, agent: u.row.agent, file: u.row.archive_path };
+  return { host: u.input.host, user: u.row.user, agent: u.agent, file: u.row.archive_path };
 }
 
 /** The parse of an analysis laid out: units, and the jobs that run them. */
@@ -29,8 +29,10 @@ export interface ParsePlan {
   first: Job[];
   /** Second phase: the members' primary units. */
   second: Job[];
-  /** Per input: the members parsers may see, by archive path (non-secret, parseable). */
+  /** Per input: the members parsers may see as siblings (non-secret, parseable). */
   indexes: ManifestRow[][];
+  /** Per input: every parseable member, secret ones too (a database's own sidecars are looked up there). */
+  sidecars: string[][];
 }
 
 /**
@@ -86,5 +88,6 @@ export function planParse(inputs: Input[], parsers: readonly Parser[], failed: R
   for (const list of [first, second]) list.sort((a, b) => size(b) - size(a) || a.id - b.id);
   const ordered = [...units.filter((u) => u.secondary), ...units.filter((u) => !u.secondary)];
   const indexes = offered.map(({ rows }) => rows.filter((r) => !r.secret));
-  return { units, identities, ordered, first, second, indexes };
+  const sidecars = offered.map(({ rows }) => rows.map((r) => r.archive_path));
+  return { units, identities, ordered, first, second, indexes, sidecars };
 }

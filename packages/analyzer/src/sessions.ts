@@ -11,6 +11,8 @@ export interface SessionRecord {
   name: string;
   client: string;
   project_path: string;
+  /** Every directory the session worked in, in the order first seen (rows, then timed cwd reports). */
+  project_paths: string[];
   git_branch: string;
   first_timestamp: string;
   last_timestamp: string;
@@ -38,7 +40,11 @@ interface Acc {
   nameFromRow: string;
   cwdFromRow: string;
   branchFromRow: string;
+  paths: Set<string>;
 }
+
+/** Directories listed per session (a bound: a session that cd's everywhere is still one record). */
+const MAX_PATHS = 1000;
 
 /** The result kind of a permission decision row: the word after `permission decision: `. */
 export function decisionKind(text: string): string {
@@ -56,7 +62,7 @@ export class SessionAccumulator {
     let a = this.accs.get(k);
     if (!a) {
       a = {
-        rec: { host: r.host, user: r.user, agent: r.agent, session_id: r.session_id, name: '', client: '', project_path: '', git_branch: '', first_timestamp: '', last_timestamp: '', rows: 0, counts: {}, models: [], utility_models: [], tools: [], permission_decisions: {}, synced: 'unknown', sources: [], secondary_only: false, scratch_directory: '' },
+        rec: { host: r.host, user: r.user, agent: r.agent, session_id: r.session_id, name: '', client: '', project_path: '', project_paths: [], git_branch: '', first_timestamp: '', last_timestamp: '', rows: 0, counts: {}, models: [], utility_models: [], tools: [], permission_decisions: {}, synced: 'unknown', sources: [], secondary_only: false, scratch_directory: '' },
         models: new Set(),
         utility: new Set(),
         tools: new Set(),
@@ -66,6 +72,7 @@ export class SessionAccumulator {
         nameFromRow: '',
         cwdFromRow: '',
         branchFromRow: '',
+        paths: new Set(),
       };
       this.accs.set(k, a);
     }
@@ -89,6 +96,7 @@ export class SessionAccumulator {
     if (r.tag === 'session_name' && !a.nameFromRow) a.nameFromRow = r.text.replace(/^session name: /, '');
     if (r.tag === 'scratch_directory') rec.scratch_directory = r.project_path || r.text.replace(/^scratch directory: /, '').replace(/ \(.*$/, '');
     if (!a.cwdFromRow && r.project_path) a.cwdFromRow = r.project_path;
+    if (r.project_path && r.tag !== 'scratch_directory' && a.paths.size < MAX_PATHS) a.paths.add(r.project_path);
     if (!a.branchFromRow && r.git_branch) a.branchFromRow = r.git_branch;
   }
 
@@ -101,6 +109,9 @@ export class SessionAccumulator {
       rec.client = facts.get(k, 'client');
       rec.project_path = facts.get(k, 'cwd') || a.cwdFromRow;
       rec.git_branch = facts.get(k, 'branch') || a.branchFromRow;
+      for (const p of facts.values(k, 'cwd')) if (a.paths.size < MAX_PATHS) a.paths.add(p);
+      if (rec.project_path && a.paths.size === 0) a.paths.add(rec.project_path);
+      rec.project_paths = [...a.paths];
       rec.models = [...a.models].sort();
       rec.utility_models = [...a.utility].sort();
       rec.tools = [...a.tools].sort();

@@ -9,6 +9,8 @@ export interface ManifestRow {
   home: string;
   /** Catalog agent id. */
   agent: string;
+  /** Every agent whose catalog claims this file, `agent` first; present only when more than one does. */
+  agents?: string[];
   scope: 'home' | 'project' | 'system';
   /** Relative to the home (or project root), `/`-separated; for system scope the absolute path without the leading `/`. */
   rel: string;

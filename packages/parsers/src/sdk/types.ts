@@ -22,6 +22,9 @@ export type RowTag =
   | 'permission_setting' // a standing grant from a config file
   | 'signed_in'
   | 'repeat' // this row repeats an earlier row of the same source file; it may join a cluster that holds a row from its own file
+  | 'mcp_failure' // an MCP server failed to start or connect (also listed in inventory.json mcp_servers[].failures)
+  | 'time_session' // the source has no time per record: the row carries its session's time (DESIGN, sessions without timestamps)
+  | 'time_file' // the source has no time per record nor per session: the row carries the file's mtime
   | (string & {});
 
 /** One timeline row: exactly the seed's columns, plus an optional tag. */
@@ -56,6 +59,8 @@ export interface Artifact {
   size: number;
   /** Modification time, ISO-8601 UTC, as recorded at collection ('' if unknown). */
   mtime: string;
+  /** For a project-scope artifact: the project root on the target (native form); '' otherwise. */
+  projectRoot?: string;
   /** SHA-256 hex of the bytes, as recorded at collection. */
   sha256: string;
   /** The raw bytes, streamed. */
@@ -76,6 +81,45 @@ export interface SessionFact {
   value: string;
   /** 1 = best (the session's own log); larger numbers are fallbacks. */
   priority: number;
+  /**
+   * When the session reported it (`YYYY-MM-DDTHH:mm:ss.sssZ`). A `cwd` or `branch` with a time is
+   * one point of the session's history: a row without its own takes the latest report at or before
+   * its time (the first report for earlier rows). Without a time the fact stands for the whole session.
+   */
+  at?: string;
+}
+
+/** An MCP server as an agent's config, cache or log describes it (inventory.json `mcp_servers[]`). */
+export interface McpServerReport {
+  /** The server's name (its key in the config). */
+  name: string;
+  /** `user` (a config in the home), `project` (a config in a project), '' when unknown (a cache or log). */
+  scope: 'user' | 'project' | '';
+  /** The project the config belongs to (project scope, or a per-project entry of a user file). */
+  project_path?: string;
+  /** `stdio`, `http`, `sse`, `ws`, ... as the config says, or inferred from command/url. */
+  transport?: string;
+  command?: string;
+  args?: string[];
+  url?: string;
+  /** The names of environment variables the config sets; their values never leave the parser. */
+  env_keys?: string[];
+  /** The names of headers the config sets; never their values. */
+  header_keys?: string[];
+  /** Whether the config says it is disabled. */
+  disabled?: boolean;
+  /** Tools the server offers, where the agent caches them (names and annotations such as `destructiveHint`). */
+  tools?: { name: string; annotations?: Record<string, unknown> }[];
+  /** A failed start or connection, from a log: when and why. */
+  failure?: { timestamp_utc: string; message: string };
+  /**
+   * Values that may be credentials (env and header values, secret-looking args or URL parts).
+   * The analyzer turns each into a credential finding (kind, 4-character preview, hash) and
+   * redacts it from `command`, `args` and `url`; no output ever holds the value.
+   */
+  secrets?: { where: string; value: string }[];
+  /** 1-based line (or index) in the file that holds it, when known. */
+  line?: number;
 }
 
 /** Options that change what parsers emit. */
@@ -91,6 +135,14 @@ export interface ParseContext {
   fact(f: SessionFact): void;
   /** Report a problem that is not a row of its own (a parse warning in inventory.json). */
   warn(message: string, line?: number): void;
+  /**
+   * A record of a kind this parser does not know (a new event type, a new record kind): counted
+   * in inventory.json `unknown_records` (per parser and kind) with one parse warning per file and
+   * kind. Never drop an unknown record silently; a kind the parser skips on purpose is not unknown.
+   */
+  unknown(kind: string, line?: number): void;
+  /** An MCP server found in a config, a tool cache or a log (inventory.json `mcp_servers[]`). */
+  mcp(server: McpServerReport): void;
 }
 
 /** A parser for some artifacts of one agent. */

@@ -15,7 +15,7 @@ const REL = `.copilot/session-state/${S}/events.jsonl`;
 async function parseHome(home: string, includeThinking: boolean): Promise<{ rows: Row[]; facts: SessionFact[]; warnings: string[] }> {
   const facts: SessionFact[] = [];
   const warnings: string[] = [];
-  const ctx: ParseContext = { options: { includeThinking }, fact: (f) => facts.push(f), warn: (m) => warnings.push(m) };
+  const ctx: ParseContext = { options: { includeThinking }, fact: (f) => facts.push(f), warn: (m) => warnings.push(m), unknown: () => {}, mcp: () => {} };
   const rows: Row[] = [];
   for await (const r of copilotEventsParser.parse(artifactFromFile(join(HOMES, home), REL), ctx)) rows.push(r);
   return { rows, facts, warnings };

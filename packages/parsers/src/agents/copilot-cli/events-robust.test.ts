@@ -155,7 +155,7 @@ describe('legacy flat transcript', () => {
       localPath: async () => '',
       sibling: () => undefined,
     };
-    const ctx: ParseContext = { options: { includeThinking: false }, fact: () => {}, warn: () => {} };
+    const ctx: ParseContext = { options: { includeThinking: false }, fact: () => {}, warn: () => {}, unknown: () => {}, mcp: () => {} };
     const rows: Row[] = [];
     for await (const r of copilotEventsParser.parse(artifact, ctx)) rows.push(r);
     expect(rows.map((r) => [r.session_id, r.text])).toEqual([[SID, 'p']]);
@@ -179,7 +179,7 @@ describe('unreadable input', () => {
       localPath: async () => '',
       sibling: () => undefined,
     };
-    const ctx: ParseContext = { options: { includeThinking: false }, fact: () => {}, warn: () => {} };
+    const ctx: ParseContext = { options: { includeThinking: false }, fact: () => {}, warn: () => {}, unknown: () => {}, mcp: () => {} };
     const rows: Row[] = [];
     for await (const r of copilotEventsParser.parse(artifact, ctx)) rows.push(r);
     expect(rows.map((r) => [r.text, r.tag])).toEqual([

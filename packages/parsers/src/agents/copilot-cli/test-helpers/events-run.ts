@@ -1,6 +1,6 @@
 import { parseEventLines } from '../events-parser.js';
 import { stringifyEventLine } from '../events-stringify.js';
-import type { ParseContext, Row, SessionFact } from '../../../sdk/types.js';
+import type { McpServerReport, ParseContext, Row, SessionFact } from '../../../sdk/types.js';
 
 /** Everything one parse reported: rows, facts, warnings and the lines deliberately skipped. */
 export interface EventsRun {
@@ -8,6 +8,8 @@ export interface EventsRun {
   facts: SessionFact[];
   warnings: { message: string; line?: number }[];
   skips: { line: number; reason: string }[];
+  unknowns: { kind: string; line?: number }[];
+  mcpServers: McpServerReport[];
 }
 
 /** Options for {@link runEvents}. */
@@ -29,11 +31,13 @@ export async function runEvents(text: string | Buffer, opts: RunOptions = {}): P
   async function* source(): AsyncGenerator<Buffer> {
     for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
   }
-  const out: EventsRun = { rows: [], facts: [], warnings: [], skips: [] };
+  const out: EventsRun = { rows: [], facts: [], warnings: [], skips: [], unknowns: [], mcpServers: [] };
   const ctx: ParseContext = {
     options: { includeThinking: opts.includeThinking ?? false },
     fact: (f) => out.facts.push(f),
     warn: (message, line) => out.warnings.push({ message, line }),
+    unknown: (kind, line) => out.unknowns.push({ kind, line }),
+    mcp: (server) => out.mcpServers.push(server),
   };
   const gen = parseEventLines(source(), ctx, { sessionId: opts.sessionId ?? SID, legacy: opts.legacy, onSkip: (line, reason) => out.skips.push({ line, reason }) });
   for await (const r of gen) out.rows.push(r);

@@ -3,22 +3,26 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { artifactFromFile } from '../../../sdk/fs-artifact.js';
-import type { Artifact, ParseContext, Parser, Row, SessionFact } from '../../../sdk/types.js';
+import type { Artifact, McpServerReport, ParseContext, Parser, Row, SessionFact } from '../../../sdk/types.js';
 
 /** What a parse produced: its rows, the facts it reported and its warnings. */
 export interface ParseResult {
   rows: Row[];
   facts: SessionFact[];
   warnings: { message: string; line?: number }[];
+  unknowns: { kind: string; line?: number }[];
+  mcpServers: McpServerReport[];
 }
 
 /** Run one parser over one artifact with a recording context. */
 export async function runParser(p: Parser, a: Artifact, includeThinking = false): Promise<ParseResult> {
-  const out: ParseResult = { rows: [], facts: [], warnings: [] };
+  const out: ParseResult = { rows: [], facts: [], warnings: [], unknowns: [], mcpServers: [] };
   const ctx: ParseContext = {
     options: { includeThinking },
     fact: (f) => out.facts.push(f),
     warn: (message, line) => out.warnings.push({ message, line }),
+    unknown: (kind, line) => out.unknowns.push({ kind, line }),
+    mcp: (server) => out.mcpServers.push(server),
   };
   for await (const r of p.parse(a, ctx)) out.rows.push(r);
   return out;

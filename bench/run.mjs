@@ -6,7 +6,7 @@
 // the targets met or missed, and writes bench/results.json. Build first (pnpm build): the bench
 // runs the built dist.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseSize } from './generate.mjs';
@@ -88,7 +88,7 @@ async function main() {
 
   const corpusInfo = corpora.map((c) => ({ label: c.label, bytes: c.bytes, eventsBytes: c.eventsBytes, sessions: c.sessions.length, events: Object.values(c.counts).reduce((a, b) => a + b, 0), dir: c.dir }));
   const report = { machine: machine(), load: { before: loadBefore, after: os.loadavg() }, command: `pnpm bench ${process.argv.slice(2).join(' ')}`.trim(), options: { ...o, size: sizeLabel(o.size) }, corpora: corpusInfo, results };
-  report.targets = evaluateTargets(results, main16, o.size);
+  report.targets = evaluateTargets(results, main16);
   mkdirSync(join(ROOT, 'bench'), { recursive: true });
   writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
   printReport(report);

@@ -13,7 +13,7 @@ function verdict(name, target, section, ratio, ok, note, cpuRatio) {
 }
 
 /** Each target with its measured value and met: true | false | null (could not be measured). */
-export function evaluateTargets(r, main, size) {
+export function evaluateTargets(r, main) {
   const t = [];
   t.push(verdict('collect time vs zip -r -6', '≤ 1.5x', r.collect, r.collect?.ratioZip, (x) => x <= 1.5, undefined, r.collect?.ratioZipCpu));
   const parseNote = r.parse?.parse?.label?.startsWith('readJsonLines') ? 'the events parser was not registered: readJsonLines alone was measured' : undefined;

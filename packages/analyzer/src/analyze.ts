@@ -172,7 +172,11 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       const ctx = unitContext(u, facts, inv, opts) as unknown as Record<string, (...a: unknown[]) => void>;
       for (const [method, args] of o.calls) ctx[method](...args);
       const file = `${u.input.index}\0${u.row.archive_path}`;
-      for (const [ord, key, session, time, repeat] of o.records) records.push({ ord, key, session, time, file, secondary: u.secondary, toleranceSeconds: u.tolerance, ...(repeat ? { repeat: true } : {}) });
+      for (const [ord, key, session, time, repeat] of o.records) {
+        const rec: DedupRecord = { ord, key, session, time, file, secondary: u.secondary, toleranceSeconds: u.tolerance };
+        if (repeat) rec.repeat = true;
+        records.push(rec);
+      }
     }
     outcomes.clear();
 

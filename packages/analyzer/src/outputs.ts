@@ -96,18 +96,34 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   const skipping = w.skipped.size > 0;
   try {
     await csv.write(CSV_BOM + csvLine(TIMELINE_COLUMNS));
+    // Per unit (one artifact and parser): who its rows belong to, looked up once.
+    const byUnit: { id: UnitIdentity; skip: boolean; acc: ReturnType<InventoryBuilder['agent']> | null; kept: KeptEntry | null }[] = [];
+    let lastSid = '';
+    let lastScopeUnit = -1;
+    let scope = '';
     await w.store.merge((b, off) => {
       if ((++seen & 4095) === 0) {
         w.check?.();
         w.onRow?.(rows);
       }
       readRecord(b, off, v);
-      const id = w.identities[Math.floor(v.ord / ORD_STRIDE)];
-      if (skipping && w.skipped.has(Math.floor(v.ord / ORD_STRIDE))) return undefined;
+      const unit = Math.floor(v.ord / ORD_STRIDE);
+      let u = byUnit[unit];
+      if (!u) {
+        u = { id: w.identities[unit], skip: skipping && w.skipped.has(unit), acc: null, kept: null };
+        byUnit[unit] = u;
+      }
+      if (u.skip) return undefined;
+      const id = u.id;
       const r: TimelineRow = { timestamp_utc: v.timestamp_utc, host: id.host, user: id.user, agent: id.agent, session_id: v.session_id, project_path: v.project_path, git_branch: v.git_branch, model: v.model, turn_type: v.turn_type as TimelineRow['turn_type'], tool_name: v.tool_name, tool_use_id: '', text: v.text, source_file: id.file, source_line: null, ord: v.ord };
       if (v.tag !== '') r.tag = v.tag;
       if (v.sec) r.sec = true;
-      fillFromFacts(r, w.facts, sessionKey(r.host, r.user, r.agent, r.session_id));
+      if (unit !== lastScopeUnit || r.session_id !== lastSid) {
+        lastScopeUnit = unit;
+        lastSid = r.session_id;
+        scope = sessionKey(r.host, r.user, r.agent, r.session_id);
+      }
+      fillFromFacts(r, w.facts, scope);
       const same = r.project_path === v.project_path && r.git_branch === v.git_branch;
       const dropped = w.drops.has(r.ord);
       sessions.add(r, !dropped);
@@ -117,12 +133,13 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
         return undefined;
       }
       rows++;
-      const a = w.inv.agent(r.host, r.user, r.agent);
-      a.rows++;
+      u.acc ??= w.inv.agent(r.host, r.user, r.agent);
+      u.acc.rows++;
       // Session rows give their project through the session record (a scratch session's cwd is
       // not a project); rows of no session (standing grants) name projects directly.
       if (r.session_id === '' && r.project_path) w.inv.project(r.host, r.user, r.agent, r.project_path, r.tag === 'scratch_directory');
-      countKept(kept, r);
+      u.kept ??= keptEntry(kept, r);
+      countKept(u.kept, r);
       if (same) return both(csvOut.put(b, v.csv[0], v.csv[5]), jsonOut.put(b, v.json[0], v.json[5]));
       return both(
         seq(csvOut, b, v.csv, csvField(r.project_path), csvField(r.git_branch)),
@@ -217,13 +234,20 @@ function both(a: Promise<void> | undefined, b: Promise<void> | undefined): Promi
   return a && b ? Promise.all([a, b]).then(() => {}) : (a ?? b);
 }
 
-function countKept(kept: KeptCounts, r: TimelineRow): void {
+type KeptEntry = KeptCounts extends Map<string, infer E> ? E : never;
+
+/** The kept-row counts of a row's host, user and agent, created on first use. */
+function keptEntry(kept: KeptCounts, r: TimelineRow): KeptEntry {
   const k = `${r.host}\0${r.user}\0${r.agent}`;
   let c = kept.get(k);
   if (!c) {
-      c = { host: r.host, user: r.user, agent: r.agent, prompts: 0, tool_calls: 0, permission_decisions: 0, rows: 0, models: new Set(), first: '', last: '' };
-      kept.set(k, c);
-    }
+    c = { host: r.host, user: r.user, agent: r.agent, prompts: 0, tool_calls: 0, permission_decisions: 0, rows: 0, models: new Set(), first: '', last: '' };
+    kept.set(k, c);
+  }
+  return c;
+}
+
+function countKept(c: KeptEntry, r: TimelineRow): void {
   c.rows++;
   if (r.turn_type === 'user') c.prompts++;
   if (r.turn_type === 'tool_use') c.tool_calls++;

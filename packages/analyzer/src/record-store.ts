@@ -294,13 +294,35 @@ export class RecordStore {
     this.bytes = 0;
     this.count = 0;
     const path = join(this.dir, `run-${String(this.runs.length).padStart(6, '0')}.bin`);
-    await writeRun(path, async (put) => {
+    const fh = await open(path, 'w', 0o600);
+    try {
+      const w = new ByteWriter((b) => fh.write(b, 0, b.length));
+      // Records that follow each other in a chunk (a log's rows come in time order) are copied
+      // as one range.
+      let from: Buffer | null = null;
+      let a = 0;
+      let z = 0;
       for (let i = 0; i < s.order.length; i++) {
         const k = s.order[i];
-        const p = put(s.chunks[s.chunk[k]], s.off[k]);
-        if (p) await p;
+        const b = s.chunks[s.chunk[k]];
+        const off = s.off[k];
+        if (b === from && off === z) {
+          z += recordLength(b, off);
+          continue;
+        }
+        if (from) {
+          const p = w.put(from, a, z);
+          if (p) await p;
+        }
+        from = b;
+        a = off;
+        z = off + recordLength(b, off);
       }
-    });
+      if (from) await w.put(from, a, z);
+      await w.flush();
+    } finally {
+      await fh.close();
+    }
     this.runs.push(path);
   }
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { csvLine, TIMELINE_COLUMNS } from './csv.js';
 import { jsonLine } from './outputs.js';
-import { compareRecords, newRecordView, RecordWriter, readRecord, recordOffsets, TEXT_TAGS, timeKey, unitText } from './record.js';
+import { compareRecords, newRecordView, RecordWriter, readRecord, recordOffsets, TEXT_TAGS, timeKey, unitText, utf8Length } from './record.js';
 import type { TimelineRow } from './row.js';
 
 const base: TimelineRow = { timestamp_utc: '', host: 'h', user: 'u', agent: 'a', session_id: '', project_path: '', git_branch: '', model: '', turn_type: 'user', tool_name: '', tool_use_id: '', text: '', source_file: 'homes/u/f', source_line: null, ord: 7 };
@@ -84,5 +84,16 @@ describe('row records', () => {
     expect(timeKey('2026-10-01T09:08:07.654Z')).toEqual([20261001, 90807654]);
     expect(timeKey('')[0]).toBe(Number.POSITIVE_INFINITY);
     expect(timeKey('+010000-01-01T00:00:00.000Z')[0]).toBe(Number.NEGATIVE_INFINITY);
+  });
+});
+
+describe('utf8Length', () => {
+  it('counts what Buffer.write writes, lone surrogates as U+FFFD (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'é', '€', '😀', '\ud800', '\udc00', '\u007f', '\u0080', '\u07ff', '\u0800'), maxLength: 400 }), (s) => {
+        expect(utf8Length(s)).toBe(Buffer.from(s, 'utf8').length);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

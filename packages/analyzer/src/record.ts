@@ -11,10 +11,13 @@ import { measureText, writeCsv, writeJson } from './text-bytes.js';
  * when a session fact fills them.
  *
  * Layout (little-endian), offsets in bytes:
- *   0  u32 record length          4  f64 hi       12 f64 lo       20 f64 ord      28 u8 flags
- *   32 u32 x 9: lengths of the META fields, then json length, csv length, and the byte offsets
- *      of the project_path and git_branch values inside each line (4 per line)
- *   HEADER: the META fields' UTF-8 bytes, then the json line, then the csv record.
+ *   0  u32 record length    4  f64 hi    12 f64 lo    20 f64 ord    28 u32 flags (sec, wide)
+ *   32 u32 bytes of the META blob, then u32 x 9: each META field's length in characters
+ *   72 the json line: u32 bytes, then the byte offsets (from its start) of project_path's value,
+ *      of its end, and of git_branch's value's end (its start is 14 bytes on: `,"git_branch":`)
+ *   88 the csv record: the same four (git_branch's field starts 1 byte after project_path's end)
+ *   HEADER: the META blob (the fields one after the other, UTF-8, or UTF-16LE when one holds a
+ *      lone surrogate UTF-8 cannot carry: flag `wide`), then the json line, then the csv record.
  * Sort key: (hi, lo, ord). A timestamp in the analyzer's format `YYYY-MM-DDTHH:MM:SS.sssZ` is
  * hi = YYYYMMDD and lo = HHMMSSsss (digit order is the string order); '' is hi = +Infinity
  * (undated rows last); any other string (a date past year 9999 written `+010000-...`) is
@@ -29,14 +32,15 @@ const O_HI = 4;
 const O_LO = 12;
 const O_ORD = 20;
 const O_FLAGS = 28;
-const O_LENS = 32;
-const O_JSON = O_LENS + 4 * N_META;
-const O_CSV = O_JSON + 4 * 5;
+const O_META = 32;
+const O_CHARS = 36;
+const O_JSON = O_CHARS + 4 * N_META;
+const O_CSV = O_JSON + 16;
 /** Bytes before the variable part. */
-export const HEADER = O_CSV + 4 * 5;
+export const HEADER = O_CSV + 16;
 const F_SEC = 1;
-/** Flag on a META length: the field is UTF-16LE (it holds a lone surrogate). */
-const WIDE = 0x80000000;
+const F_WIDE = 2;
+const JSON_MID = ',"git_branch":';
 
 const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -68,17 +72,35 @@ export interface UnitText {
   csvWho: string;
   /** `,source_file,` */
   csvFile: string;
+  /** UTF-8 bytes of jsonWho and csvWho. */
+  jsonWhoBytes: number;
+  csvWhoBytes: number;
 }
 
 /** The constant parts of the lines of one artifact's rows. */
 export function unitText(host: string, user: string, agent: string, sourceFile: string): UnitText {
-  return {
-    jsonWho: `,"host":${J(host)},"user":${J(user)},"agent":${J(agent)},"session_id":`,
-    jsonFile: `,"source_file":${J(sourceFile)},"source_line":`,
-    csvWho: `,${csv(host)},${csv(user)},${csv(agent)},`,
-    csvFile: `,${csv(sourceFile)},`,
-  };
+  const jsonWho = `,"host":${J(host)},"user":${J(user)},"agent":${J(agent)},"session_id":`;
+  const csvWho = `,${csv(host)},${csv(user)},${csv(agent)},`;
+  return { jsonWho, jsonFile: `,"source_file":${J(sourceFile)},"source_line":`, csvWho, csvFile: `,${csv(sourceFile)},`, jsonWhoBytes: utf8Length(jsonWho), csvWhoBytes: utf8Length(csvWho) };
 }
+
+/** Bytes of `s` in UTF-8, as Buffer.write counts them (a lone surrogate is the 3-byte U+FFFD). */
+export function utf8Length(s: string): number {
+  if (s.length > 256) return Buffer.byteLength(s, 'utf8');
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2;
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
+
+const wellFormed = (s: string) => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /**
  * Tags whose text the last pass reads (sessions.ts: a permission decision's kind, a session's
@@ -88,6 +110,16 @@ export const TEXT_TAGS: ReadonlySet<string> = new Set(['permission_decision', 's
 
 /** Texts at least this long are escaped in bytes rather than as strings. */
 const LONG_TEXT = 1024;
+
+/** A column value with its JSON and CSV forms and their UTF-8 sizes. */
+interface Memo {
+  v: unknown;
+  j: string;
+  c: string;
+  jb: number;
+  cb: number;
+}
+const MISSING = Symbol('none yet');
 
 /** Chunk size records are written in (a larger record gets a chunk of its own). */
 export const CHUNK_BYTES = 1 << 20;
@@ -111,52 +143,107 @@ export class RecordWriter {
     this.buf = Buffer.allocUnsafeSlow(chunkBytes);
   }
 
+  // The last value of each column that repeats from row to row (session, project, branch,
+  // model, turn type, tool, tool use id, tag) with its JSON and CSV forms and their UTF-8 sizes:
+  // a log's rows share most of them, and escaping them anew for each row cost more than the text.
+  private readonly memo: Memo[] = Array.from({ length: 8 }, () => ({ v: MISSING, j: '', c: '', jb: 0, cb: 0 }));
+
+  private forms(i: number, v: unknown): Memo {
+    const m = this.memo[i];
+    if (m.v !== v) {
+      m.v = v;
+      m.j = J(v);
+      m.c = csv(String(v));
+      m.jb = utf8Length(m.j);
+      m.cb = utf8Length(m.c);
+    }
+    return m;
+  }
+
   /** Append one row; `u` holds its artifact's constant text. */
   add(r: TimelineRow, u: UnitText): void {
     const tag = r.tag ?? '';
     const ts = r.timestamp_utc;
     const tagText = String(tag);
-    const meta = [r.session_id, r.project_path, r.git_branch, r.model, r.turn_type, r.tool_name, tagText, ts, TEXT_TAGS.has(tagText) ? r.text : ''];
-    const line = r.source_line === null ? 'null' : J(r.source_line);
-    const j1 = `{"timestamp_utc":${J(ts)}${u.jsonWho}${J(r.session_id)},"project_path":`;
-    const jp = J(r.project_path);
-    const jg = J(r.git_branch);
-    const j3 = `,"model":${J(r.model)},"turn_type":${J(r.turn_type)},"tool_name":${J(r.tool_name)},"tool_use_id":${J(r.tool_use_id)},"text":`;
-    const j4 = `${u.jsonFile}${line},"tag":${J(tag)}}\n`;
-    const c1 = `${csv(ts)}${u.csvWho}${csv(r.session_id)},`;
-    const cp = csv(r.project_path);
-    const cg = csv(r.git_branch);
-    const c3 = `,${csv(r.model)},${csv(r.turn_type)},${csv(r.tool_name)},${csv(r.tool_use_id)},`;
-    const c4 = `${u.csvFile}${r.source_line === null ? '' : String(r.source_line)}\r\n`;
-    // A long text is encoded once and escaped in bytes (text-bytes.ts); a short one as strings.
     const text = r.text;
-    const bytes = text.length >= LONG_TEXT && (text as unknown as { isWellFormed(): boolean }).isWellFormed() ? measureText(text) : null;
-    const jt = bytes ? '' : J(text);
-    const ct = bytes ? '' : csv(text);
-    let chars = 2 * N_META + j1.length + jp.length + jg.length + j3.length + j4.length + c1.length + cp.length + cg.length + c3.length + c4.length + jt.length + ct.length + 32;
-    for (const m of meta) chars += m.length;
+    const sid = this.forms(0, r.session_id);
+    const pp = this.forms(1, r.project_path);
+    const gb = this.forms(2, r.git_branch);
+    const model = this.forms(3, r.model);
+    const turn = this.forms(4, r.turn_type);
+    const tool = this.forms(5, r.tool_name);
+    const use = this.forms(6, r.tool_use_id);
+    const tg = this.forms(7, tag);
+    // The text rides in META only for tags the last pass reads it for.
+    const textMeta = TEXT_TAGS.has(tagText) ? text : '';
+    const meta = r.session_id + r.project_path + r.git_branch + r.model + r.turn_type + r.tool_name + tagText + ts + textMeta;
+    const wide = !wellFormed(meta);
+    const canonical = ts.length === 24 && TS.test(ts);
+    const jts = canonical ? `"${ts}"` : J(ts);
+    const cts = canonical ? ts : csv(ts);
+    const line = r.source_line === null ? 'null' : J(r.source_line);
+    const j3 = `,"model":${model.j},"turn_type":${turn.j},"tool_name":${tool.j},"tool_use_id":${use.j},"text":`;
+    const j4 = `${u.jsonFile}${line},"tag":${tg.j}}\n`;
+    const c3 = `,${model.c},${turn.c},${tool.c},${use.c},`;
+    const c4 = `${u.csvFile}${r.source_line === null ? '' : String(r.source_line)}\r\n`;
+    // A long text is encoded once and escaped in bytes (text-bytes.ts); a short one as strings,
+    // and then each line is one string and one write.
+    const bytes = text.length >= LONG_TEXT && wellFormed(text) ? measureText(text) : null;
+    const jsonHead = `{"timestamp_utc":${jts}${u.jsonWho}${sid.j},"project_path":${pp.j}${JSON_MID}${gb.j}${j3}`;
+    const csvHead = `${cts}${u.csvWho}${sid.c},${pp.c},${gb.c}${c3}`;
+    const json = bytes ? '' : jsonHead + J(text) + j4;
+    const csvText = bytes ? '' : csvHead + csv(text) + c4;
+    const chars = meta.length + (bytes ? jsonHead.length + j4.length + csvHead.length + c4.length : json.length + csvText.length);
     this.ensure(HEADER + 3 * chars + (bytes ? bytes.jsonLength + bytes.csvLength : 0));
     const b = this.buf;
     const start = this.pos;
-    const [hi, lo] = timeKey(ts);
-    b.writeDoubleLE(hi, start + O_HI);
-    b.writeDoubleLE(lo, start + O_LO);
-    b.writeDoubleLE(r.ord, start + O_ORD);
-    b.writeUInt32LE(r.sec ? F_SEC : 0, start + O_FLAGS);
-    let p = start + HEADER;
-    for (let i = 0; i < N_META; i++) {
-      const m = meta[i];
-      // A string with a lone surrogate is kept as UTF-16 (flagged): UTF-8 would replace it.
-      const wide = m !== '' && !(m as unknown as { isWellFormed(): boolean }).isWellFormed();
-      const n = m === '' ? 0 : b.write(m, p, wide ? 'utf16le' : 'utf8');
-      b.writeUInt32LE(wide ? n + WIDE : n, start + O_LENS + 4 * i);
-      p += n;
+    if (ts === '') b.writeDoubleLE(Number.POSITIVE_INFINITY, start + O_HI);
+    else if (!canonical) b.writeDoubleLE(Number.NEGATIVE_INFINITY, start + O_HI);
+    else {
+      b.writeDoubleLE(digits(ts, HI), start + O_HI);
+      b.writeDoubleLE(digits(ts, LO), start + O_LO);
     }
-    p = this.line(start, O_JSON, p, j1, jp, ',"git_branch":', jg, j3, (q) => (bytes ? writeJson(bytes, b, q) : q + b.write(jt, q)), j4);
-    p = this.line(start, O_CSV, p, c1, cp, ',', cg, c3, (q) => (bytes ? writeCsv(bytes, b, q) : q + b.write(ct, q)), c4);
+    if (!canonical) b.writeDoubleLE(0, start + O_LO);
+    b.writeDoubleLE(r.ord, start + O_ORD);
+    b.writeUInt32LE((r.sec ? F_SEC : 0) | (wide ? F_WIDE : 0), start + O_FLAGS);
+    let at = start + O_CHARS;
+    for (const n of [r.session_id.length, r.project_path.length, r.git_branch.length, r.model.length, r.turn_type.length, r.tool_name.length, tagText.length, ts.length, textMeta.length]) {
+      b.writeUInt32LE(n, at);
+      at += 4;
+    }
+    let p = start + HEADER;
+    const metaBytes = meta === '' ? 0 : b.write(meta, p, wide ? 'utf16le' : 'utf8');
+    b.writeUInt32LE(metaBytes, start + O_META);
+    p += metaBytes;
+    // json line
+    const jStart = p;
+    if (bytes) {
+      p += b.write(jsonHead, p);
+      p = writeJson(bytes, b, p);
+      p += b.write(j4, p);
+    } else p += b.write(json, p);
+    const jp0 = 17 + (canonical ? 26 : utf8Length(jts)) + u.jsonWhoBytes + sid.jb + 16;
+    this.offsets(start + O_JSON, p - jStart, jp0, jp0 + pp.jb, jp0 + pp.jb + JSON_MID.length + gb.jb);
+    // csv record
+    const cStart = p;
+    if (bytes) {
+      p += b.write(csvHead, p);
+      p = writeCsv(bytes, b, p);
+      p += b.write(c4, p);
+    } else p += b.write(csvText, p);
+    const cp0 = (canonical ? 24 : utf8Length(cts)) + u.csvWhoBytes + sid.cb + 1;
+    this.offsets(start + O_CSV, p - cStart, cp0, cp0 + pp.cb, cp0 + pp.cb + 1 + gb.cb);
     b.writeUInt32LE(p - start, start + O_LEN);
     this.pos = p;
     this.count++;
+  }
+
+  private offsets(at: number, total: number, p0: number, p1: number, g1: number): void {
+    const b = this.buf;
+    b.writeUInt32LE(total, at);
+    b.writeUInt32LE(p0, at + 4);
+    b.writeUInt32LE(p1, at + 8);
+    b.writeUInt32LE(g1, at + 12);
   }
 
   /** Ship what is written. */
@@ -169,25 +256,6 @@ export class RecordWriter {
     this.count = 0;
     this.shipped = true;
     this.ship(full, n);
-  }
-
-  /** One output line: head, project_path, between, git_branch, then the rest around the text; offsets relative to its start. */
-  private line(start: number, at: number, p: number, head: string, pv: string, mid: string, gv: string, beforeText: string, text: (p: number) => number, tail: string): number {
-    const b = this.buf;
-    const s = p;
-    p += b.write(head, p);
-    b.writeUInt32LE(p - s, start + at + 4);
-    p += pv === '' ? 0 : b.write(pv, p);
-    b.writeUInt32LE(p - s, start + at + 8);
-    p += b.write(mid, p);
-    b.writeUInt32LE(p - s, start + at + 12);
-    p += gv === '' ? 0 : b.write(gv, p);
-    b.writeUInt32LE(p - s, start + at + 16);
-    p += b.write(beforeText, p);
-    p = text(p);
-    p += b.write(tail, p);
-    b.writeUInt32LE(p - s, start + at);
-    return p;
   }
 
   private ensure(bytes: number): void {
@@ -221,14 +289,17 @@ export function compareRecords(a: Buffer, ao: number, b: Buffer, bo: number): nu
 
 /** META field `i` of the record at `off`. */
 export function metaField(b: Buffer, off: number, i: number): string {
-  let p = off + HEADER;
-  for (let k = 0; k < i; k++) p += b.readUInt32LE(off + O_LENS + 4 * k) & ~WIDE;
-  return metaText(b, p, b.readUInt32LE(off + O_LENS + 4 * i));
+  const meta = metaBlob(b, off);
+  let at = 0;
+  for (let k = 0; k < i; k++) at += b.readUInt32LE(off + O_CHARS + 4 * k);
+  return meta.slice(at, at + b.readUInt32LE(off + O_CHARS + 4 * i));
 }
 
-function metaText(b: Buffer, p: number, len: number): string {
-  if (len === 0) return '';
-  return len & WIDE ? b.toString('utf16le', p, p + (len & ~WIDE)) : b.toString('utf8', p, p + len);
+function metaBlob(b: Buffer, off: number): string {
+  const n = b.readUInt32LE(off + O_META);
+  if (n === 0) return '';
+  const p = off + HEADER;
+  return b.toString(b.readUInt32LE(off + O_FLAGS) & F_WIDE ? 'utf16le' : 'utf8', p, p + n);
 }
 
 /** The last pass's view of one record: its fields, and where its two lines are. */
@@ -253,26 +324,29 @@ export interface RecordView {
 /** Decode the record at `off` into `v` (reused from record to record). */
 export function readRecord(b: Buffer, off: number, v: RecordView): RecordView {
   v.ord = b.readDoubleLE(off + O_ORD);
-  v.sec = (b[off + O_FLAGS] & F_SEC) !== 0;
-  let p = off + HEADER;
+  v.sec = (b.readUInt32LE(off + O_FLAGS) & F_SEC) !== 0;
+  const meta = metaBlob(b, off);
   const f: string[] = [];
+  let at = 0;
   for (let i = 0; i < N_META; i++) {
-    const n = b.readUInt32LE(off + O_LENS + 4 * i);
-    f.push(metaText(b, p, n));
-    p += n & ~WIDE;
+    const n = b.readUInt32LE(off + O_CHARS + 4 * i);
+    f.push(n === 0 ? '' : meta.slice(at, at + n));
+    at += n;
   }
   [v.session_id, v.project_path, v.git_branch, v.model, v.turn_type, v.tool_name, v.tag, v.timestamp_utc, v.text] = f;
-  p = lineAt(b, off + O_JSON, p, v.json);
-  lineAt(b, off + O_CSV, p, v.csv);
+  const p = off + HEADER + b.readUInt32LE(off + O_META);
+  const q = lineAt(b, off + O_JSON, p, JSON_MID.length, v.json);
+  lineAt(b, off + O_CSV, q, 1, v.csv);
   return v;
 }
 
-function lineAt(b: Buffer, at: number, p: number, out: number[]): number {
+/** A line's absolute offsets (see {@link RecordView}); returns its end. */
+function lineAt(b: Buffer, at: number, p: number, mid: number, out: number[]): number {
   out[0] = p;
   out[1] = p + b.readUInt32LE(at + 4);
   out[2] = p + b.readUInt32LE(at + 8);
-  out[3] = p + b.readUInt32LE(at + 12);
-  out[4] = p + b.readUInt32LE(at + 16);
+  out[3] = out[2] + mid;
+  out[4] = p + b.readUInt32LE(at + 12);
   out[5] = p + b.readUInt32LE(at);
   return out[5];
 }

@@ -238,7 +238,9 @@ interface ParseRun {
 async function parseAll(plan: ParsePlan, inputs: Input[], opts: AnalyzeOptions, tmp: string, limits: CredentialScanLimits | null, ev: AnalyzeEvents, check: () => void, name: string): Promise<ParseRun> {
   const dir = join(tmp, name);
   await mkdir(dir);
-  const store = new RecordStore(dir, opts.runLimits ?? DEFAULT_RUN_LIMITS);
+  // The collected bytes parsed: runs stay as they are up to a few times this, then are deflated.
+  const inputBytes = [...plan.first, ...plan.second].reduce((n, j) => n + (j.row.bytes_read ?? j.row.size ?? 0), 0);
+  const store = new RecordStore(dir, opts.runLimits ?? DEFAULT_RUN_LIMITS, inputBytes);
   const outcomes = new Map<number, UnitOutcome>();
   const reads = new Map<string, MemberRead>();
   const setup: JobSetup = {

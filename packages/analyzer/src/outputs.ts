@@ -8,7 +8,8 @@ import { type CollectionEntry, credentialTotals, type InventoryBuilder } from '.
 import { ORD_STRIDE } from './job.js';
 import type { UnitIdentity } from './plan.js';
 import { newRecordView, readRecord } from './record.js';
-import { ByteWriter, type RecordStore } from './record-store.js';
+import { ByteWriter } from './byte-writer.js';
+import type { RecordStore } from './record-store.js';
 import type { TimelineRow } from './row.js';
 import { SessionAccumulator, type SessionRecord } from './sessions.js';
 import type { KeptCounts } from './summary.js';

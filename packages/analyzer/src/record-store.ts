@@ -1,6 +1,7 @@
-import { type FileHandle, open, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareRecords, recordLength } from './record.js';
+import { type Cursor, keyOf, maxOverlap, mergeSources, type RunInfo, RunWriter, runCursor, type Source, setHead } from './runs.js';
 
 /** How many record bytes are held in memory before they are sorted and spilled to a run. */
 export interface RunLimits {
@@ -9,10 +10,12 @@ export interface RunLimits {
   fanIn?: number;
   /** Bytes of records a parse job sends at a time (default 1 MB; tests make it small). */
   chunkBytes?: number;
+  /** Bytes spilled as they are before runs are deflated (default: 4 times the input, at least 512 MB). */
+  rawSpillBytes?: number;
 }
 
 /** Default: 32 MB of records in memory (a collection whose rows fit is never spilled). */
-export const DEFAULT_RUN_LIMITS: RunLimits = { memoryBytes: 32 * 1024 * 1024, fanIn: 128 };
+export const DEFAULT_RUN_LIMITS: RunLimits = { memoryBytes: 32 * 1024 * 1024, fanIn: 256 };
 
 /** Where each record of a set of chunks is, with its sort key, sorted. */
 interface Sorted {
@@ -52,225 +55,52 @@ function sortChunks(chunks: Buffer[], count: number): Sorted {
   return { chunks, chunk: chunk.subarray(0, n), off: off.subarray(0, n), order };
 }
 
-/** Buffers bytes into large writes to a file, one write in flight while the next fills. */
-export class ByteWriter {
-  private buf: Buffer;
-  private pos = 0;
-  private inFlight: Promise<unknown> | null = null;
-
-  constructor(
-    private readonly write: (b: Buffer) => Promise<unknown>,
-    private readonly size = 1 << 20,
-  ) {
-    this.buf = Buffer.allocUnsafe(size);
-  }
-
-  /** Append `b[start, end)`; the promise resolves when the bytes are buffered or handed over. */
-  put(b: Buffer, start: number, end: number): Promise<void> | undefined {
-    const n = end - start;
-    if (this.pos + n <= this.buf.length) {
-      b.copy(this.buf, this.pos, start, end);
-      this.pos += n;
-      return undefined;
-    }
-    return this.putSlow(b, start, end);
-  }
-
-  /** Append text as UTF-8. */
-  putText(s: string): Promise<void> | undefined {
-    const b = Buffer.from(s, 'utf8');
-    return this.put(b, 0, b.length);
-  }
-
-  private async putSlow(b: Buffer, start: number, end: number): Promise<void> {
-    await this.flush(false);
-    if (end - start > this.buf.length) await this.hand(Buffer.from(b.subarray(start, end)));
-    else {
-      b.copy(this.buf, 0, start, end);
-      this.pos = end - start;
-    }
-  }
-
-  private async hand(b: Buffer): Promise<void> {
-    if (this.inFlight) await this.inFlight;
-    const p = this.write(b);
-    p.catch(() => {});
-    this.inFlight = p;
-  }
-
-  /** Hand over what is buffered; `wait`: and wait until every write is done. */
-  async flush(wait = true): Promise<void> {
-    if (this.pos > 0) {
-      const full = this.buf.subarray(0, this.pos);
-      this.buf = Buffer.allocUnsafe(this.size);
-      this.pos = 0;
-      await this.hand(full);
-    }
-    if (wait && this.inFlight) {
-      const p = this.inFlight;
-      this.inFlight = null;
-      await p;
-    }
-  }
-}
-
-/** Write records to a new run file in the given order. */
-async function writeRun(path: string, each: (put: (b: Buffer, off: number) => Promise<void> | undefined) => Promise<void>): Promise<void> {
-  const fh = await open(path, 'w', 0o600);
-  try {
-    const w = new ByteWriter((b) => fh.write(b, 0, b.length));
-    await each((b, off) => w.put(b, off, off + recordLength(b, off)));
-    await w.flush();
-  } finally {
-    await fh.close();
-  }
-}
-
-/** A place in a sorted sequence of records: the head record and its key. */
-interface Cursor {
-  buf: Buffer;
-  off: number;
-  hi: number;
-  lo: number;
-  ord: number;
-  /** Move to the next record; false at the end. */
-  next(): boolean | Promise<boolean>;
-}
-
-function setKey(c: Cursor): void {
-  c.hi = c.buf.readDoubleLE(c.off + 4);
-  c.lo = c.buf.readDoubleLE(c.off + 12);
-  c.ord = c.buf.readDoubleLE(c.off + 20);
-}
-
-function less(a: Cursor, b: Cursor): boolean {
-  if (a.hi !== b.hi) return a.hi < b.hi;
-  if (a.hi === Number.NEGATIVE_INFINITY) return compareRecords(a.buf, a.off, b.buf, b.off) < 0;
-  if (a.lo !== b.lo) return a.lo < b.lo;
-  return a.ord < b.ord;
-}
-
-/** Records held in memory, sorted, as a cursor. */
-function memoryCursor(s: Sorted): Cursor | null {
-  if (s.order.length === 0) return null;
-  let i = 0;
-  const c: Cursor = {
-    buf: s.chunks[s.chunk[s.order[0]]],
-    off: s.off[s.order[0]],
-    hi: 0,
-    lo: 0,
-    ord: 0,
-    next() {
-      if (++i >= s.order.length) return false;
-      c.buf = s.chunks[s.chunk[s.order[i]]];
-      c.off = s.off[s.order[i]];
-      setKey(c);
-      return true;
-    },
-  };
-  setKey(c);
-  return c;
-}
-
-/** A run file read in blocks; a record longer than a block is read whole. */
-async function runCursor(path: string, block: number): Promise<Cursor | null> {
-  const fh: FileHandle = await open(path, 'r');
-  let buf = Buffer.alloc(0);
-  let off = 0;
-  let eof = false;
-  // Make sure the record at `off` is whole in `buf`; false at the end of the run.
-  const fill = async (): Promise<boolean> => {
-    for (;;) {
-      const have = buf.length - off;
-      if (have >= 4 && have >= recordLength(buf, off)) return true;
-      if (eof) {
-        if (have > 0) throw new Error(`${path}: a run ends inside a record`);
-        await fh.close();
-        return false;
-      }
-      const want = Math.max(block, have >= 4 ? recordLength(buf, off) - have : 0);
-      const next = Buffer.allocUnsafe(have + want);
-      buf.copy(next, 0, off);
-      const { bytesRead } = await fh.read(next, have, want, null);
-      if (bytesRead === 0) eof = true;
-      buf = next.subarray(0, have + bytesRead);
-      off = 0;
-    }
-  };
-  if (!(await fill())) return null;
-  const c: Cursor = {
-    buf,
-    off,
-    hi: 0,
-    lo: 0,
-    ord: 0,
-    next() {
-      off += recordLength(buf, off);
-      if (buf.length - off >= 4 && buf.length - off >= recordLength(buf, off)) {
-        c.off = off;
-        setKey(c);
+/** The records in memory, sorted, as a merge source. */
+function memorySource(s: Sorted): Source | null {
+  const n = s.order.length;
+  if (n === 0) return null;
+  const at = (i: number) => [s.chunks[s.chunk[s.order[i]]], s.off[s.order[i]]] as const;
+  return {
+    first: keyOf(at(0)[0].subarray(at(0)[1])),
+    open: async () => {
+      let i = 0;
+      const c = { next: () => false } as unknown as Cursor;
+      setHead(c, ...at(0));
+      c.next = () => {
+        if (++i >= n) return false;
+        setHead(c, ...at(i));
         return true;
-      }
-      return fill().then((ok) => {
-        c.buf = buf;
-        c.off = off;
-        if (ok) setKey(c);
-        return ok;
-      });
+      };
+      return c;
     },
   };
-  setKey(c);
-  return c;
 }
 
-/** K-way merge of cursors (a binary heap), calling `each` for every record in timeline order. */
-async function mergeCursors(cursors: Cursor[], each: (b: Buffer, off: number) => Promise<void> | undefined): Promise<void> {
-  const heap = cursors;
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && less(heap[l], heap[m])) m = l;
-      if (r < heap.length && less(heap[r], heap[m])) m = r;
-      if (m === i) return;
-      const t = heap[i];
-      heap[i] = heap[m];
-      heap[m] = t;
-      i = m;
-    }
-  };
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
-  while (heap.length > 0) {
-    const top = heap[0];
-    const p = each(top.buf, top.off);
-    if (p) await p;
-    let more = top.next();
-    if (typeof more !== 'boolean') more = await more;
-    if (!more) {
-      const last = heap.pop()!;
-      if (heap.length === 0) break;
-      heap[0] = last;
-    }
-    down(0);
-  }
+/** Read block per open run: 32 MB of read buffers in all, 64 KB to 1 MB each. */
+function blockFor(runs: number): number {
+  return Math.max(64 * 1024, Math.min(1 << 20, Math.floor((32 << 20) / Math.max(1, runs))));
 }
 
 /**
  * The rows of an analysis as record chunks: held in memory up to the limit, then sorted and
- * spilled to run files in the private temp folder; {@link merge} hands them over in timeline order.
+ * spilled to runs in the private temp folder (runs.ts); {@link merge} hands them over in
+ * timeline order.
  */
 export class RecordStore {
   private chunks: Buffer[] = [];
   private bytes = 0;
   private count = 0;
-  private readonly runs: string[] = [];
+  private readonly runs: RunInfo[] = [];
+  private spilled = 0;
+  private files = 0;
   /** Rows added. */
   rows = 0;
 
+  /** `inputBytes`: the collected bytes analyzed, which bounds the runs kept as they are. */
   constructor(
     private readonly dir: string,
     private readonly limits: RunLimits = DEFAULT_RUN_LIMITS,
+    private readonly inputBytes = 0,
   ) {}
 
   /** Take a chunk of whole records; spills when the memory limit is reached. */
@@ -287,16 +117,24 @@ export class RecordStore {
     return this.runs.length;
   }
 
+  /** Past the budget of bytes spilled as they are, runs are deflated. */
+  private deflating(): boolean {
+    return this.spilled > (this.limits.rawSpillBytes ?? Math.max(512 * 1024 * 1024, 4 * this.inputBytes));
+  }
+
+  private nextPath(kind: string): string {
+    return join(this.dir, `${kind}-${String(this.files++).padStart(6, '0')}.bin`);
+  }
+
   private async spill(): Promise<void> {
     if (this.count === 0) return;
     const s = sortChunks(this.chunks, this.count);
+    const spilledNow = this.bytes;
     this.chunks = [];
     this.bytes = 0;
     this.count = 0;
-    const path = join(this.dir, `run-${String(this.runs.length).padStart(6, '0')}.bin`);
-    const fh = await open(path, 'w', 0o600);
+    const w = await RunWriter.create(this.nextPath('run'), this.deflating());
     try {
-      const w = new ByteWriter((b) => fh.write(b, 0, b.length));
       // Records that follow each other in a chunk (a log's rows come in time order) are copied
       // as one range.
       let from: Buffer | null = null;
@@ -319,11 +157,17 @@ export class RecordStore {
         z = off + recordLength(b, off);
       }
       if (from) await w.put(from, a, z);
-      await w.flush();
-    } finally {
-      await fh.close();
+    } catch (e) {
+      await w.abort();
+      throw e;
     }
-    this.runs.push(path);
+    const rec = (i: number) => {
+      const b = s.chunks[s.chunk[s.order[i]]];
+      const off = s.off[s.order[i]];
+      return b.subarray(off, off + recordLength(b, off));
+    };
+    this.runs.push(await w.close(rec(0), rec(s.order.length - 1)));
+    this.spilled += spilledNow;
   }
 
   /** Drop every row (memory and runs): a parse done again starts from nothing. */
@@ -332,36 +176,48 @@ export class RecordStore {
     this.bytes = 0;
     this.count = 0;
     this.rows = 0;
-    await Promise.all(this.runs.map((p) => rm(p, { force: true })));
+    await Promise.all(this.runs.map((r) => rm(r.path, { force: true })));
     this.runs.length = 0;
   }
 
   /** Every record in timeline order (the rows in memory merged with the runs). */
   async merge(each: (b: Buffer, off: number) => Promise<void> | undefined): Promise<void> {
-    const fanIn = Math.max(2, this.limits.fanIn ?? 128);
+    const fanIn = Math.max(2, this.limits.fanIn ?? 256);
     let level = this.runs.slice();
-    let pass = 0;
-    // Keep room for the records in memory as one more cursor in the last merge.
-    while (level.length > fanIn - 1) {
-      const next: string[] = [];
-      for (let i = 0; i < level.length; i += fanIn) {
-        const group = level.slice(i, i + fanIn);
-        const out = join(this.dir, `merge-${pass}-${String(i).padStart(6, '0')}.bin`);
-        const cursors = (await Promise.all(group.map((p) => runCursor(p, blockFor(group.length))))).filter((c): c is Cursor => c !== null);
-        await writeRun(out, (put) => mergeCursors(cursors, put));
-        next.push(out);
-      }
+    // Runs that overlap more than the fan-in are merged in passes (keeping room for the rows in
+    // memory); runs that follow each other are read one after the other, never merged ahead.
+    while (level.length > 1 && maxOverlap(level) > fanIn - 1) {
+      level.sort((x, y) => compareRecords(x.first, 0, y.first, 0));
+      const next: RunInfo[] = [];
+      for (let i = 0; i < level.length; i += fanIn) next.push(await this.mergeToRun(level.slice(i, i + fanIn)));
       level = next;
-      pass++;
     }
-    const cursors = (await Promise.all(level.map((p) => runCursor(p, blockFor(level.length + 1))))).filter((c): c is Cursor => c !== null);
-    const mem = memoryCursor(sortChunks(this.chunks, this.count));
-    if (mem) cursors.push(mem);
-    await mergeCursors(cursors, each);
+    const sources: Source[] = level.map((r) => ({ first: keyOf(r.first), open: () => runCursor(r, blockFor(Math.min(level.length, fanIn))) }));
+    const mem = memorySource(sortChunks(this.chunks, this.count));
+    if (mem) sources.push(mem);
+    await mergeSources(sources, each);
   }
-}
 
-/** Read block per run: 16 MB of read buffers in all, 64 KB to 1 MB each. */
-function blockFor(runs: number): number {
-  return Math.max(64 * 1024, Math.min(1 << 20, Math.floor((16 << 20) / Math.max(1, runs))));
+  private async mergeToRun(group: RunInfo[]): Promise<RunInfo> {
+    const w = await RunWriter.create(this.nextPath('merge'), group.some((r) => r.deflated));
+    let first: Buffer | null = null;
+    let last: Buffer = Buffer.alloc(0);
+    try {
+      await mergeSources(
+        group.map((r) => ({ first: keyOf(r.first), open: () => runCursor(r, blockFor(group.length)) })),
+        (b, off) => {
+          const end = off + recordLength(b, off);
+          first ??= Buffer.from(b.subarray(off, end));
+          last = b.subarray(off, end);
+          return w.put(b, off, end);
+        },
+      );
+    } catch (e) {
+      await w.abort();
+      throw e;
+    }
+    const info = await w.close(first!, last);
+    await Promise.all(group.map((r) => rm(r.path, { force: true })));
+    return info;
+  }
 }

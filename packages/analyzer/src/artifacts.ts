@@ -22,8 +22,10 @@ export interface Unit {
   parser: Parser;
   secondary: boolean;
   tolerance: number;
-  /** Position in (input, archive path, parser) order: the artifact part of the global order. */
+  /** Position in (copy rank, input, archive path, parser) order: the artifact part of the global order. */
   index: number;
+  /** The parser's copyRank for the file (0 unless the file is a copy of another). */
+  rank: number;
 }
 
 /**
@@ -69,11 +71,18 @@ export function planUnits(inputs: { input: Input; rows: ManifestRow[] }[], parse
         if (row.secret && !safeCall(() => parser.readsSecretFile?.(row.rel) === true, false)) continue;
         const secondary = safeCall(() => parser.secondary(row.rel), false);
         const tolerance = secondary ? safeCall(() => parser.secondaryToleranceSeconds(row.rel), 0) : 0;
-        units.push({ input, row, agent: parser.agent, parser, secondary, tolerance, index: units.length });
+        const rank = safeCall(() => parser.copyRank?.(row.rel) ?? 0, 0);
+        units.push({ input, row, agent: parser.agent, parser, secondary, tolerance, index: units.length, rank: Number.isFinite(rank) ? rank : 0 });
       }
     }
   }
-  return units;
+  // The global order puts files of a higher copy rank after the others, so among exact copies of a
+  // row (docs/formats.md, "Copies of one session") the live file's comes first and is kept.
+  const ordered = units.map((u, i) => ({ u, i })).sort((a, b) => a.u.rank - b.u.rank || a.i - b.i);
+  ordered.forEach(({ u }, i) => {
+    u.index = i;
+  });
+  return ordered.map(({ u }) => u);
 }
 
 function parsersByAgent(parsers: readonly Parser[]): Map<string, Parser[]> {

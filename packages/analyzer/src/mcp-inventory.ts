@@ -4,7 +4,7 @@ import { findCredentials, redactCredentials } from './credential-scan.js';
 /** One MCP server as inventory.json lists it (`homes[].agents[].mcp_servers[]`): never a secret value. */
 export interface McpServerEntry {
   name: string;
-  /** `user`, `project`, or '' when only a cache or a log names it. */
+  /** `user`, `project`, `managed` (a system-wide policy file), or '' when only a cache or a log names it. */
   scope: string;
   project_path: string;
   transport: string;

@@ -3,6 +3,7 @@ import { ANALYZER_VERSION } from './version.js';
 import { AtomicFile, writeFileAtomic } from './atomic.js';
 import { CSV_BOM, csvField, csvLine, TIMELINE_COLUMNS } from './csv.js';
 import type { DedupDrop } from './dedup.js';
+import { type CopyCandidate, type CopyContent, CopyFilter } from './copies.js';
 import { type FactStore, fillFromFacts, sessionKey } from './facts.js';
 import { type CollectionEntry, credentialTotals, type InventoryBuilder } from './inventory.js';
 import { ORD_STRIDE } from './job.js';
@@ -91,6 +92,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   /** timeline.jsonl lines (without the newline) of the rows duplicates.jsonl shows. */
   const held = new Map<number, string>();
   const droppedOrder: number[] = [];
+  const copies = w.options.dedup ? new CopyFilter<CopyRow>(COPY_CONTENT) : undefined;
   const v = newRecordView();
   let rows = 0;
   let seen = 0;
@@ -126,9 +128,19 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
       }
       fillFromFacts(r, w.facts, scope);
       const same = r.project_path === v.project_path && r.git_branch === v.git_branch;
-      const dropped = w.drops.has(r.ord);
+      let dropped = w.drops.has(r.ord);
+      if (!dropped && copies) {
+        // Copies of one session in several files (copies.ts), told apart by their lines' bytes.
+        const c: CopyRow = { timestamp_utc: r.timestamp_utc, session_id: r.session_id, sec: r.sec, tag: r.tag, host: r.host, user: r.user, agent: r.agent, turn_type: r.turn_type, source_file: r.source_file, ord: r.ord, buf: b, json: [...v.json], contentEnd: v.contentEnd, project: same ? null : r.project_path, branch: r.git_branch };
+        const original = copies.copyOf(c);
+        if (original) {
+          dropped = true;
+          w.drops.set(r.ord, { kept: original.ord, paired: original.ord });
+          held.set(original.ord, heldLine(original.buf, original.json, original.project, original.branch));
+        }
+      }
       sessions.add(r, !dropped);
-      if (dropped || wanted.has(r.ord)) held.set(r.ord, same ? b.toString('utf8', v.json[0], v.json[5] - 1) : b.toString('utf8', v.json[0], v.json[1]) + J(r.project_path) + b.toString('utf8', v.json[2], v.json[3]) + J(r.git_branch) + b.toString('utf8', v.json[4], v.json[5] - 1));
+      if (dropped || wanted.has(r.ord)) held.set(r.ord, heldLine(b, v.json, same ? null : r.project_path, r.git_branch));
       if (dropped) {
         droppedOrder.push(r.ord);
         return undefined;
@@ -211,6 +223,29 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   };
   await writeFileAtomic(files.inventory, JSON.stringify(inventory, null, 2) + '\n');
   return { files, sessions: recs, kept, rows, duplicates: droppedOrder.length, warnings };
+}
+
+/** A row as the copy rule sees it in the last pass: its line's bytes stand for its content. */
+interface CopyRow extends CopyCandidate {
+  ord: number;
+  buf: Buffer;
+  json: number[];
+  contentEnd: number;
+  /** The filled project_path (with `branch`, the filled git_branch), or null when the line is as built. */
+  project: string | null;
+  branch: string;
+}
+
+/** Model, turn type, tool, tool use id and text compared as the bytes of their JSON. */
+const COPY_CONTENT: CopyContent<CopyRow> = {
+  size: (r) => r.contentEnd - r.json[4],
+  same: (a, b) => a.buf.compare(b.buf, b.json[4], b.contentEnd, a.json[4], a.contentEnd) === 0,
+};
+
+/** A row's timeline.jsonl line without its newline, its project and branch filled when `project` is not null. */
+function heldLine(b: Buffer, json: readonly number[], project: string | null, branch: string): string {
+  if (project === null) return b.toString('utf8', json[0], json[5] - 1);
+  return b.toString('utf8', json[0], json[1]) + J(project) + b.toString('utf8', json[2], json[3]) + J(branch) + b.toString('utf8', json[4], json[5] - 1);
 }
 
 /** A line with its project_path and git_branch values replaced; the pieces go in order, each after the last. */

@@ -57,6 +57,8 @@ describe('row records', () => {
           // The values the last pass may rewrite are where the record says.
           expect(chunk.toString('utf8', v.json[1], v.json[2])).toBe(JSON.stringify(r.project_path));
           expect(chunk.toString('utf8', v.json[3], v.json[4])).toBe(JSON.stringify(r.git_branch));
+          // What the copy rule compares: model, turn type, tool, tool use id and text, as JSON.
+          expect(chunk.subarray(v.json[4], v.contentEnd).equals(Buffer.from(`,"model":${JSON.stringify(r.model)},"turn_type":${JSON.stringify(r.turn_type)},"tool_name":${JSON.stringify(r.tool_name)},"tool_use_id":${JSON.stringify(r.tool_use_id)},"text":${JSON.stringify(r.text)}`))).toBe(true);
           expect([v.ord, v.sec, v.tag, v.turn_type, v.timestamp_utc]).toEqual([r.ord, !!r.sec, r.tag ?? '', r.turn_type, r.timestamp_utc]);
           expect(v.text).toBe(TEXT_TAGS.has(r.tag ?? '') ? r.text : '');
           expect([v.session_id, v.project_path, v.git_branch, v.model, v.tool_name]).toEqual([r.session_id, r.project_path, r.git_branch, r.model, r.tool_name]);

@@ -13,8 +13,10 @@ import type { TimelineRow } from './row.js';
  *   0  u32 record length    4  f64 hi    12 f64 lo    20 f64 ord    28 u32 flags (sec, wide)
  *   32 u32 bytes of the META blob, then u32 x 9: each META field's length in characters
  *   72 the json line: u32 bytes, then the byte offsets (from its start) of project_path's value,
- *      of its end, and of git_branch's value's end (its start is 14 bytes on: `,"git_branch":`)
- *   88 the csv record: the same four (git_branch's field starts 1 byte after project_path's end)
+ *      of its end, of git_branch's value's end (its start is 14 bytes on: `,"git_branch":`), and
+ *      of the text's end (between the two: model, turn type, tool, tool use id and text)
+ *   92 the csv record: bytes and the first three offsets (git_branch's field starts 1 byte after
+ *      project_path's end), then 0
  *   HEADER: the META blob (the fields one after the other, UTF-8, or UTF-16LE when one holds a
  *      lone surrogate UTF-8 cannot carry: flag `wide`), then the json line, then the csv record.
  * Sort key: (hi, lo, ord). A timestamp in the analyzer's format `YYYY-MM-DDTHH:MM:SS.sssZ` is
@@ -34,9 +36,9 @@ const O_FLAGS = 28;
 const O_META = 32;
 const O_CHARS = 36;
 const O_JSON = O_CHARS + 4 * N_META;
-const O_CSV = O_JSON + 16;
+const O_CSV = O_JSON + 20;
 /** Bytes before the variable part. */
-export const HEADER = O_CSV + 16;
+export const HEADER = O_CSV + 20;
 const F_SEC = 1;
 const F_WIDE = 2;
 const JSON_MID = ',"git_branch":';
@@ -76,8 +78,9 @@ export interface UnitText {
   csvWho: string;
   /** `,source_file,` */
   csvFile: string;
-  /** UTF-8 bytes of jsonWho and csvWho. */
+  /** UTF-8 bytes of jsonWho, jsonFile and csvWho. */
   jsonWhoBytes: number;
+  jsonFileBytes: number;
   csvWhoBytes: number;
 }
 
@@ -85,7 +88,8 @@ export interface UnitText {
 export function unitText(host: string, user: string, agent: string, sourceFile: string): UnitText {
   const jsonWho = `,"host":${J(host)},"user":${J(user)},"agent":${J(agent)},"session_id":`;
   const csvWho = `,${csv(host)},${csv(user)},${csv(agent)},`;
-  return { jsonWho, jsonFile: `,"source_file":${J(sourceFile)},"source_line":`, csvWho, csvFile: `,${csv(sourceFile)},`, jsonWhoBytes: utf8Length(jsonWho), csvWhoBytes: utf8Length(csvWho) };
+  const jsonFile = `,"source_file":${J(sourceFile)},"source_line":`;
+  return { jsonWho, jsonFile, csvWho, csvFile: `,${csv(sourceFile)},`, jsonWhoBytes: utf8Length(jsonWho), jsonFileBytes: utf8Length(jsonFile), csvWhoBytes: utf8Length(csvWho) };
 }
 
 /** Bytes of `s` in UTF-8, as Buffer.write counts them (a lone surrogate is the 3-byte U+FFFD). */
@@ -228,7 +232,9 @@ export class RecordWriter {
       p += b.write(j4, p);
     } else p += b.write(json, p);
     const jp0 = 17 + (canonical ? 26 : utf8Length(jts)) + u.jsonWhoBytes + sid.jb + 16;
-    this.offsets(start + O_JSON, p - jStart, jp0, jp0 + pp.jb, jp0 + pp.jb + JSON_MID.length + gb.jb);
+    // The tail after the text: source file and line, `,"tag":`, the tag, `}` and the newline.
+    const tail = u.jsonFileBytes + line.length + 7 + tg.jb + 2;
+    this.offsets(start + O_JSON, p - jStart, jp0, jp0 + pp.jb, jp0 + pp.jb + JSON_MID.length + gb.jb, p - jStart - tail);
     // csv record
     const cStart = p;
     if (long) {
@@ -239,18 +245,19 @@ export class RecordWriter {
       p += b.write(c4, p);
     } else p += b.write(csvText, p);
     const cp0 = (canonical ? 24 : utf8Length(cts)) + u.csvWhoBytes + sid.cb + 1;
-    this.offsets(start + O_CSV, p - cStart, cp0, cp0 + pp.cb, cp0 + pp.cb + 1 + gb.cb);
+    this.offsets(start + O_CSV, p - cStart, cp0, cp0 + pp.cb, cp0 + pp.cb + 1 + gb.cb, 0);
     b.writeUInt32LE(p - start, start + O_LEN);
     this.pos = p;
     this.count++;
   }
 
-  private offsets(at: number, total: number, p0: number, p1: number, g1: number): void {
+  private offsets(at: number, total: number, p0: number, p1: number, g1: number, textEnd: number): void {
     const b = this.buf;
     b.writeUInt32LE(total, at);
     b.writeUInt32LE(p0, at + 4);
     b.writeUInt32LE(p1, at + 8);
     b.writeUInt32LE(g1, at + 12);
+    b.writeUInt32LE(textEnd, at + 16);
   }
 
   /** Ship what is written. */
@@ -326,6 +333,8 @@ export interface RecordView {
   /** Absolute offsets in the chunk: line start, project_path start/end, git_branch start/end, line end. */
   json: [number, number, number, number, number, number];
   csv: [number, number, number, number, number, number];
+  /** Where the json line's model, turn type, tool, tool use id and text end (they start at json[4]). */
+  contentEnd: number;
 }
 
 /** Decode the record at `off` into `v` (reused from record to record). */
@@ -343,6 +352,7 @@ export function readRecord(b: Buffer, off: number, v: RecordView): RecordView {
   [v.session_id, v.project_path, v.git_branch, v.model, v.turn_type, v.tool_name, v.tag, v.timestamp_utc, v.text] = f;
   const p = off + HEADER + b.readUInt32LE(off + O_META);
   const q = lineAt(b, off + O_JSON, p, JSON_MID.length, v.json);
+  v.contentEnd = p + b.readUInt32LE(off + O_JSON + 16);
   lineAt(b, off + O_CSV, q, 1, v.csv);
   return v;
 }
@@ -360,7 +370,7 @@ function lineAt(b: Buffer, at: number, p: number, mid: number, out: number[]): n
 
 /** A fresh view to decode into. */
 export function newRecordView(): RecordView {
-  return { ord: 0, sec: false, session_id: '', project_path: '', git_branch: '', model: '', turn_type: '', tool_name: '', tag: '', timestamp_utc: '', text: '', json: [0, 0, 0, 0, 0, 0], csv: [0, 0, 0, 0, 0, 0] };
+  return { ord: 0, sec: false, session_id: '', project_path: '', git_branch: '', model: '', turn_type: '', tool_name: '', tag: '', timestamp_utc: '', text: '', json: [0, 0, 0, 0, 0, 0], csv: [0, 0, 0, 0, 0, 0], contentEnd: 0 };
 }
 
 /** Each record of a chunk: its offset. */

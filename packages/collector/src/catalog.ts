@@ -3,7 +3,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type YAMLMap } from 'yaml';
+import { expandAnchor } from './editors.js';
 import { globProblem } from './globs.js';
+import type { WhereCondition } from './hint-select.js';
+import type { Layout } from './homes.js';
+import { parseEnvHome, parseHint } from './catalog-entries.js';
 
 /** A variable that moves an agent's config home (applied to the running user only). */
 export interface EnvHome {
@@ -12,42 +16,72 @@ export interface EnvHome {
   rel: string;
   /** When set, the value is a list of directories split on this string (CLAUDE_CONFIG_DIR takes `a,b`). */
   separator?: string;
+  /** Only on these layouts (the running system's); all when absent. */
+  layouts?: Layout[];
 }
 
 /** A directory walked only when it directly holds one of `contains` (`.claude-*` account dirs). */
 export interface CollectIf {
-  /** Home-relative glob naming directories. */
+  /** Home-relative glob naming directories, as written (may begin with an anchor). */
   dir: string;
+  /** `dir` with its anchor expanded (one glob per editor data folder), or `[dir]`. */
+  dirs: string[];
   /** Plain names (files or directories) of which at least one must be present. */
   contains: string[];
 }
 
-/** Where recorded project paths live, read from collected files. */
-export interface ProjectHint {
-  file: string;
-  format: 'yaml' | 'json' | 'jsonl';
-  path?: string;
+/** The formats a project hint reads. */
+export type HintFormat = 'yaml' | 'json' | 'jsonl' | 'toml' | 'xml' | 'text';
+
+/** How a project hint reads its files (docs/catalog.md, "project_hints"). */
+export interface HintRule {
+  format: HintFormat;
+  /** Selectors of the values: dotted with `[]` and `*` (json, yaml, jsonl, toml), or `a/b@attr` (xml). */
+  path?: string[];
+  /** A selector whose objects' keys are the values (json, yaml, jsonl, toml). */
   keys_of?: string;
-  /** jsonl: lines read from the top; `'all'` streams the whole file. */
+  /** text: a regular expression beginning with literal text, capturing the path. */
+  regex?: string;
+  /** jsonl: only lines whose value at `path` is one of `values` (every condition). */
+  where?: WhereCondition[];
+  /** jsonl and text: lines read from the top; `'all'` streams the whole file. */
   max_lines?: number | 'all';
+  /** A value beginning with this token (`$USER_HOME$`) names a path in the user's home. */
+  home_token?: string;
+  /** The value names a file in the project (a `.code-workspace`): its folder is the root. */
+  dirname?: boolean;
+}
+
+/** Where recorded project paths live, read from collected files. */
+export interface ProjectHint extends HintRule {
+  /** Home-relative glob of the files, as written (may begin with an anchor). */
+  file: string;
+  /** `file` with its anchor expanded, or `[file]`. */
+  files: string[];
+}
+
+/** The glob lists of a catalog. */
+export interface CatalogGlobs {
+  collect: string[];
+  exclude: string[];
+  secrets: string[];
+  project: { collect: string[]; secrets: string[]; exclude: string[] };
 }
 
 /** One agent's catalog, as documented in docs/catalog.md. */
-export interface Catalog {
+export interface Catalog extends CatalogGlobs {
   agent: string;
   name: string;
   /** Revision of the catalog file (`version:`), as a string; '0' when absent. */
   version: string;
   references: string[];
   env_homes: EnvHome[];
-  collect: string[];
-  exclude: string[];
-  secrets: string[];
   collect_if: CollectIf[];
-  project: { collect: string[]; secrets: string[]; exclude: string[] };
   /** `/`-rooted globs (Linux, macOS layouts) and drive-letter globs `C:/...` (Windows layouts). */
   system: string[];
   project_hints: ProjectHint[];
+  /** The glob lists as the file writes them, anchors unexpanded (the lists above are expanded). */
+  written: CatalogGlobs;
   /** Where it was loaded from (a file path or a plugin's label). */
   source: string;
   /** SHA-256 of the YAML text. */
@@ -84,9 +118,7 @@ const TOP_KEYS = new Set([
   'project_hints',
 ]);
 const PROJECT_KEYS = new Set(['collect', 'secrets', 'exclude']);
-const ENV_KEYS = new Set(['var', 'rel', 'separator']);
 const COLLECT_IF_KEYS = new Set(['dir', 'contains']);
-const HINT_KEYS = new Set(['file', 'format', 'path', 'keys_of', 'max_lines']);
 const AGENT_ID = /^[a-z0-9][a-z0-9._-]*$/;
 
 /** Load the built-in catalogs plus extra files and texts (plugins); validates them all. */
@@ -126,6 +158,19 @@ export function loadCatalogs(opts: { files?: string[]; texts?: { source: string;
   return out;
 }
 
+/** Helpers shared by the catalog's parts while one text is parsed. */
+export interface ParseCtx {
+  fail: (node: unknown, detail: string) => never;
+  get: (map: YAMLMap, key: string) => { key: unknown; value: unknown } | undefined;
+  str: (map: YAMLMap, key: string, required: boolean) => string | undefined;
+  /** A list of strings; home globs have their anchors expanded (`written` keeps them as written). */
+  list: (map: YAMLMap, key: string, kind: 'home' | 'system' | 'text') => { written: string[]; globs: string[] };
+  /** One home glob (an anchor expanded), checked, or a CatalogError at `node`. */
+  homeGlob: (glob: string, where: string, node: unknown) => string[];
+  checkKeys: (map: YAMLMap, allowed: Set<string>, where: string) => void;
+  seqOf: (map: YAMLMap, key: string) => unknown[];
+}
+
 /** Parse and validate one catalog text. */
 export function parseCatalog(source: string, text: string): { catalog: Catalog; agentLine: number } {
   const lc = new LineCounter();
@@ -144,7 +189,6 @@ export function parseCatalog(source: string, text: string): { catalog: Catalog; 
   const fail = (node: unknown, detail: string): never => {
     throw new CatalogError(source, lineOf(node), detail);
   };
-  checkKeys(root, TOP_KEYS, 'the catalog', fail);
   const get = (map: YAMLMap, key: string) => map.items.find((p) => isScalar(p.key) && p.key.value === key);
   const str = (map: YAMLMap, key: string, required: boolean): string | undefined => {
     const pair = get(map, key);
@@ -155,20 +199,44 @@ export function parseCatalog(source: string, text: string): { catalog: Catalog; 
     }
     return String(v.value);
   };
-  const list = (map: YAMLMap, key: string, kind: 'home' | 'system' | 'text'): string[] => {
+  const homeGlob = (glob: string, where: string, node: unknown): string[] => {
+    let globs: string[];
+    try {
+      globs = expandAnchor(glob);
+    } catch (err) {
+      return fail(node, `bad glob "${glob}" in "${where}": ${(err as Error).message}`);
+    }
+    for (const g of globs) {
+      const problem = globProblem(g, false);
+      if (problem) fail(node, `bad glob "${glob}" in "${where}": ${problem}`);
+    }
+    return globs;
+  };
+  const list = (map: YAMLMap, key: string, kind: 'home' | 'system' | 'text') => {
     const pair = get(map, key);
-    if (!pair || pair.value == null) return [];
+    const out = { written: [] as string[], globs: [] as string[] };
+    if (!pair || pair.value == null) return out;
     const seq = pair.value;
     if (!isSeq(seq)) return fail(seq ?? pair.key, `"${key}" must be a list of strings`);
-    return seq.items.map((item) => {
+    for (const item of seq.items) {
       if (!isScalar(item) || typeof item.value !== 'string') return fail(item, `"${key}" entries must be strings`);
-      if (kind !== 'text') {
-        const problem = globProblem(item.value, kind === 'system');
+      out.written.push(item.value);
+      if (kind === 'home') {
+        out.globs.push(...homeGlob(item.value, key, item));
+        continue;
+      }
+      if (kind === 'system') {
+        const problem = globProblem(item.value, true);
         if (problem) fail(item, `bad glob "${item.value}" in "${key}": ${problem}`);
       }
-      return item.value;
-    });
+      out.globs.push(item.value);
+    }
+    return out;
   };
+  const checkKeysIn = (map: YAMLMap, allowed: Set<string>, where: string) => checkKeys(map, allowed, where, fail);
+  const seq = (map: YAMLMap, key: string) => seqOf(map, key, get, fail);
+  const ctx: ParseCtx = { fail, get, str, list, homeGlob, checkKeys: checkKeysIn, seqOf: seq };
+  checkKeysIn(root, TOP_KEYS, 'the catalog');
   const agent = str(root, 'agent', true)!;
   const agentNode = get(root, 'agent')!.value;
   if (!AGENT_ID.test(agent)) fail(agentNode, `agent id "${agent}" must be lowercase letters, digits, ".", "_" or "-"`);
@@ -176,19 +244,24 @@ export function parseCatalog(source: string, text: string): { catalog: Catalog; 
   if (/\.ya?ml$/i.test(source) && fileBase !== agent) {
     fail(agentNode, `agent id "${agent}" differs from the file name "${basename(source)}"; name the file ${agent}.yaml`);
   }
+  const collect = list(root, 'collect', 'home');
+  const exclude = list(root, 'exclude', 'home');
+  const secrets = list(root, 'secrets', 'home');
+  const written: CatalogGlobs = { collect: collect.written, exclude: exclude.written, secrets: secrets.written, project: { collect: [], secrets: [], exclude: [] } };
   const catalog: Catalog = {
     agent,
     name: str(root, 'name', true)!,
     version: str(root, 'version', false) ?? '0',
-    references: list(root, 'references', 'text'),
+    references: list(root, 'references', 'text').globs,
     env_homes: [],
-    collect: list(root, 'collect', 'home'),
-    exclude: list(root, 'exclude', 'home'),
-    secrets: list(root, 'secrets', 'home'),
+    collect: collect.globs,
+    exclude: exclude.globs,
+    secrets: secrets.globs,
     collect_if: [],
     project: { collect: [], secrets: [], exclude: [] },
-    system: list(root, 'system', 'system'),
+    system: list(root, 'system', 'system').globs,
     project_hints: [],
+    written,
     source,
     sha256: createHash('sha256').update(text).digest('hex'),
   };
@@ -199,61 +272,29 @@ export function parseCatalog(source: string, text: string): { catalog: Catalog; 
   if (projPair?.value != null) {
     if (!isMap(projPair.value)) fail(projPair.value, '"project" must be a mapping with "collect", "secrets" and "exclude"');
     const pm = projPair.value as YAMLMap;
-    checkKeys(pm, PROJECT_KEYS, '"project"', fail);
-    catalog.project = { collect: list(pm, 'collect', 'home'), secrets: list(pm, 'secrets', 'home'), exclude: list(pm, 'exclude', 'home') };
+    checkKeysIn(pm, PROJECT_KEYS, '"project"');
+    const [pc, ps, pe] = [list(pm, 'collect', 'home'), list(pm, 'secrets', 'home'), list(pm, 'exclude', 'home')];
+    catalog.project = { collect: pc.globs, secrets: ps.globs, exclude: pe.globs };
+    written.project = { collect: pc.written, secrets: ps.written, exclude: pe.written };
   }
-  for (const item of seqOf(root, 'collect_if', get, fail)) {
+  for (const item of seq(root, 'collect_if')) {
     if (!isMap(item)) fail(item, '"collect_if" entries must be mappings {dir, contains}');
     const m = item as YAMLMap;
-    checkKeys(m, COLLECT_IF_KEYS, '"collect_if" entry', fail);
+    checkKeysIn(m, COLLECT_IF_KEYS, '"collect_if" entry');
     const dir = str(m, 'dir', true)!;
-    const problem = globProblem(dir, false) ?? (dir.endsWith('/**') ? 'names the directory itself, without "/**"' : undefined);
-    if (problem) fail(get(m, 'dir')!.value, `bad glob "${dir}" in "collect_if": ${problem}`);
+    const dirNode = get(m, 'dir')!.value;
+    if (dir.endsWith('/**')) fail(dirNode, `bad glob "${dir}" in "collect_if": names the directory itself, without "/**"`);
+    const dirs = homeGlob(dir, 'collect_if', dirNode);
     if (!get(m, 'contains')) fail(m, 'missing required key "contains"');
-    const contains = list(m, 'contains', 'text');
+    const contains = list(m, 'contains', 'text').globs;
     const badName = contains.find((n) => n === '' || n === '.' || n === '..' || /[/\\*?[\]{}]/.test(n));
     if (contains.length === 0 || badName !== undefined) {
       fail(get(m, 'contains')!.value, `"contains" must be a non-empty list of plain names (no "/" or glob characters)${badName !== undefined ? `, found "${badName}"` : ''}`);
     }
-    catalog.collect_if.push({ dir, contains });
+    catalog.collect_if.push({ dir, dirs, contains });
   }
-  for (const item of seqOf(root, 'env_homes', get, fail)) {
-    if (!isMap(item)) fail(item, '"env_homes" entries must be mappings {var, rel}');
-    const m = item as YAMLMap;
-    checkKeys(m, ENV_KEYS, '"env_homes" entry', fail);
-    const rel = str(m, 'rel', true)!;
-    const problem = globProblem(rel, false);
-    if (problem || /[*?[\]{}]/.test(rel)) fail(m, `"rel" must be a plain home-relative path, found "${rel}"`);
-    const separator = str(m, 'separator', false);
-    catalog.env_homes.push({ var: str(m, 'var', true)!, rel, ...(separator !== undefined ? { separator } : {}) });
-  }
-  for (const item of seqOf(root, 'project_hints', get, fail)) {
-    if (!isMap(item)) fail(item, '"project_hints" entries must be mappings {file, format, path | keys_of}');
-    const m = item as YAMLMap;
-    checkKeys(m, HINT_KEYS, '"project_hints" entry', fail);
-    const file = str(m, 'file', true)!;
-    const problem = globProblem(file, false);
-    if (problem) fail(m, `bad glob "${file}" in "project_hints": ${problem}`);
-    const format = str(m, 'format', true)!;
-    if (format !== 'yaml' && format !== 'json' && format !== 'jsonl') {
-      fail(get(m, 'format')!.value, `"format" must be yaml, json or jsonl, found "${format}"`);
-    }
-    const path = str(m, 'path', false);
-    const keysOf = str(m, 'keys_of', false);
-    if ((path === undefined) === (keysOf === undefined)) fail(m, 'a project hint needs exactly one of "path" or "keys_of"');
-    const maxLines = str(m, 'max_lines', false);
-    if (maxLines !== undefined && maxLines !== 'all' && !/^[1-9][0-9]*$/.test(maxLines)) {
-      fail(get(m, 'max_lines')!.value, `"max_lines" must be a positive integer or "all", found "${maxLines}"`);
-    }
-    if (maxLines !== undefined && format !== 'jsonl') fail(get(m, 'max_lines')!.value, '"max_lines" applies to format jsonl only');
-    catalog.project_hints.push({
-      file,
-      format: format as ProjectHint['format'],
-      ...(path !== undefined ? { path } : {}),
-      ...(keysOf !== undefined ? { keys_of: keysOf } : {}),
-      ...(maxLines !== undefined ? { max_lines: maxLines === 'all' ? 'all' : Number(maxLines) } : {}),
-    });
-  }
+  for (const item of seq(root, 'env_homes')) catalog.env_homes.push(parseEnvHome(item, ctx));
+  for (const item of seq(root, 'project_hints')) catalog.project_hints.push(parseHint(item, ctx));
   return { catalog, agentLine: lineOf(agentNode) };
 }
 

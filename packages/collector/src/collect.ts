@@ -95,7 +95,7 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
     const roots = homes.map((h) => ({ label: `home ${h.home}`, path: h.home }));
     // Env homes are walked only with the running user's home, as below.
     const current = path.resolve(opts.currentHome ?? os.homedir());
-    if (!opts.root && homes.some((h) => path.resolve(h.home) === current)) roots.push(...envHomeRoots(catalogs, env));
+    if (!opts.root && homes.some((h) => path.resolve(h.home) === current)) roots.push(...envHomeRoots(catalogs, env, layout));
     await refuseOutInside(opts.out, roots, outIgnoresCase(platform));
     for (const p of [opts.out, `${opts.out}.sha256`, `${opts.out}.partial`]) {
       if (await exists(p)) throw new CollectUsageError(`${p} already exists; choose another --out or move the old file away`);
@@ -119,13 +119,17 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
     const currentHome = path.resolve(opts.currentHome ?? os.homedir());
     for (const h of homes) {
       const running = !opts.root && path.resolve(h.home) === currentHome;
+      // One batch per home: a file two catalogs claim becomes one row (Run.beginBatch).
+      run.beginBatch();
       for (const catalog of catalogs) {
         const base = { user: h.user, home: h.home, scope: 'home' as const, memberPrefix: `homes/${h.user}/`, globPath: (r: string) => r };
         const scope = run.scope(catalog, base, nocase);
-        if (running) await walkEnvHomes(run, scope, catalog, h.home, env);
+        if (running) await walkEnvHomes(run, scope, catalog, h.home, env, layout);
         await run.walkGlobs(scope, h.home, [...catalog.collect, ...catalog.secrets], nocase);
       }
+      await run.endBatch();
     }
+    run.beginBatch();
     for (const catalog of catalogs) {
       const globs = systemGlobs(catalog.system, layout);
       if (globs.length === 0) continue;
@@ -141,6 +145,7 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
       const scope = run.scope(catalog, base, nocase);
       await run.walkGlobs(scope, opts.root ? path.resolve(opts.root) : '', globs, win, true);
     }
+    await run.endBatch();
     const projects = opts.dryRun ? [] : await collectProjects(run, layout, nocase, opts.root ? path.resolve(opts.root) : undefined);
     if (opts.dryRun) run.note('dry run: project roots are found by reading collected files, so none are listed');
     const ended = new Date();
@@ -194,30 +199,43 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
   }
 }
 
-/** env_homes (COPILOT_HOME): the running user's moved config home, archived as the rel it stands for. */
+/**
+ * env_homes (COPILOT_HOME, XDG_CONFIG_HOME, ...): the running user's moved folders, each walked
+ * as the home-relative folder it stands for (only the catalog's globs below it are taken).
+ */
 async function walkEnvHomes(
   run: Run,
   scope: ReturnType<Run['scope']>,
   catalog: Catalog,
   home: string,
   env: Record<string, string | undefined>,
+  layout: Layout,
 ): Promise<void> {
   const walked = new Set<string>();
+  const homeReal = await realpath(home).catch(() => path.resolve(home));
   for (const eh of catalog.env_homes) {
     const raw = env[eh.var];
-    if (!raw) continue;
+    if (!raw || (eh.layouts && !eh.layouts.includes(layout))) continue;
+    // The default place counts as walked only when the home walk reaches it, i.e. no link on the way.
     const defaultReal = await realpath(path.join(home, ...eh.rel.split('/'))).catch(() => undefined);
+    const reachable = defaultReal !== undefined && defaultReal === path.join(homeReal, ...eh.rel.split('/'));
     // A list variable (CLAUDE_CONFIG_DIR=a,b): each directory is a config home of its own.
     const values = eh.separator ? raw.split(eh.separator).map((v) => v.trim()).filter(Boolean) : [raw];
     for (const value of values) {
       const shown = values.length > 1 ? `${eh.var} entry ${value}` : `${eh.var}=${value}`;
+      // The XDG base directory spec: a relative value is invalid and ignored; the others are
+      // resolved by the agent against a working directory nobody recorded.
+      if (!path.isAbsolute(value)) {
+        run.note(`${shown} is not an absolute path; not collected (the program resolves it against its working directory, unknown here)`);
+        continue;
+      }
       const real = await realpath(value).catch(() => undefined);
       const st = real ? await lstat(real).catch(() => undefined) : undefined;
       if (!real || !st?.isDirectory()) {
         run.note(`${shown} is set but is not a directory; nothing collected from it`);
         continue;
       }
-      if (defaultReal === real || walked.has(`${eh.rel}\0${real}`)) continue;
+      if ((reachable && defaultReal === real) || walked.has(`${eh.rel}\0${real}`)) continue;
       walked.add(`${eh.rel}\0${real}`);
       run.note(`${shown}: collected as ${eh.rel} of ${scope.user} (source_path keeps the real path)`);
       await walkTree(run, scope, Buffer.from(real), eh.rel, false, Number.POSITIVE_INFINITY);

@@ -121,7 +121,14 @@ describe('copilot-cli catalog against the seed', () => {
   });
   it('names the system policy paths, the env home and the project hints', () => {
     expect(cop.system).toEqual(['/etc/github-copilot/managed-settings.json', '/etc/github-copilot/policy.d/**']);
-    expect(cop.env_homes).toEqual([{ var: 'COPILOT_HOME', rel: '.copilot' }]);
+    expect(cop.env_homes[0]).toEqual({ var: 'COPILOT_HOME', rel: '.copilot' });
+    // Every variable the seed names for a moved place (Collection: XDG handling, Package cache).
+    expect(new Set(cop.env_homes.map((e) => e.var))).toEqual(
+      new Set(['COPILOT_HOME', 'XDG_STATE_HOME', 'XDG_CONFIG_HOME', 'GH_CONFIG_DIR', 'XDG_CACHE_HOME', 'COPILOT_CACHE_HOME', 'COPILOT_PKG_CACHE_HOME']),
+    );
     expect(cop.project_hints.map((h) => h.file)).toContain('.copilot/permissions-config.json');
+    // Every cwd of an event log (session.start, resumes, session.context_changed), not the first line only.
+    const events = cop.project_hints.find((h) => h.file === '.copilot/session-state/*/events.jsonl')!;
+    expect(events).toMatchObject({ path: ['data.context.cwd', 'data.cwd'], max_lines: 'all', where: [{ path: 'type', values: ['session.start', 'session.resume', 'session.context_changed'] }] });
   });
 });

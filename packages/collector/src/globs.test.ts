@@ -1,4 +1,6 @@
+import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
+import { expandAnchor } from './editors.js';
 import { compileDirFilter, compileExcludedDirs, compileGlobs, globPrefix, globProblem, walkRoots } from './globs.js';
 
 describe('glob matching', () => {
@@ -41,5 +43,43 @@ describe('glob matching', () => {
     expect(globProblem('etc/x', true)).toMatch(/absolute/);
     expect(globProblem('a//b', false)).toMatch(/segment/);
     expect(globProblem('.copilot/**', false)).toBeUndefined();
+  });
+
+  it('the prefix index of many globs answers exactly as picomatch over all of them', () => {
+    const globs = [
+      ...expandAnchor('@vscode-family/User/globalStorage/saoudrizwan.claude-dev/**'),
+      ...expandAnchor('@vscode-family/User/workspaceStorage/*/workspace.json'),
+      ...expandAnchor('@cursor/User/globalStorage/state.vscdb*'),
+      '.copilot/**',
+      '**/CLAUDE.md',
+      '.claude-*/**',
+      '/etc/github-copilot/policy.d/**',
+      'C:/Program Files (x86)/Demo/*.json',
+    ];
+    const paths = [
+      '.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1/ui_messages.json',
+      '.config/code/User/globalStorage/saoudrizwan.claude-dev/x',
+      'appdata/roaming/cursor/user/globalstorage/state.vscdb-wal',
+      'Library/Application Support/Code - Insiders/User/workspaceStorage/abc/workspace.json',
+      'Library/Application Support/Code - Insiders/User/workspaceStorage/abc/d/workspace.json',
+      '.vscode-server/data/User/globalStorage/saoudrizwan.claude-dev',
+      '.copilot',
+      '.copilot/a/b',
+      'x/y/CLAUDE.md',
+      'CLAUDE.md',
+      '.claude-work/projects/a.jsonl',
+      '/etc/github-copilot/policy.d/a.json',
+      'C:/Program Files (x86)/Demo/a.json',
+      'c:/program files (x86)/demo/a.json',
+      'Documents/x',
+      '',
+    ];
+    for (const nocase of [false, true]) {
+      const indexed = compileGlobs(globs, nocase);
+      const plain = picomatch(globs, { dot: true, nocase });
+      for (const p of paths) expect(indexed(p), `${p} nocase=${nocase}`).toBe(plain(p));
+    }
+    expect(compileGlobs(globs, true)('appdata/roaming/cursor/user/globalstorage/state.vscdb-wal')).toBe(true);
+    expect(compileGlobs(globs, false)('appdata/roaming/cursor/user/globalstorage/state.vscdb-wal')).toBe(false);
   });
 });

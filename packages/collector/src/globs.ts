@@ -56,11 +56,39 @@ export function globDepth(glob: string): number {
 /** A set of compiled globs answering "does this `/` path match any of them?". */
 export type Matcher = (rel: string) => boolean;
 
-/** Compile globs; `nocase` for Windows and macOS homes. */
+/**
+ * Case folding for the prefix index: coarser than (or equal to) the `i` flag of the regexes
+ * picomatch builds, so the index never hides a match the regex would make.
+ */
+function fold(s: string): string {
+  return s.toUpperCase().toLowerCase();
+}
+
+/**
+ * Compile globs; `nocase` for Windows and macOS homes. An editor anchor expands one line into
+ * dozens of globs, so they are indexed by their fixed leading segments: a path is tested only
+ * against the globs whose prefix is one of its ancestors (or itself).
+ */
 export function compileGlobs(globs: string[], nocase: boolean): Matcher {
   if (globs.length === 0) return () => false;
-  const m = picomatch(globs, { dot: true, nocase });
-  return (rel) => m(rel);
+  if (globs.length <= 8) {
+    const m = picomatch(globs, { dot: true, nocase });
+    return (rel) => m(rel);
+  }
+  const key = nocase ? fold : (s: string) => s;
+  const byPrefix = new Map<string, ((s: string) => boolean)[]>();
+  for (const g of globs) {
+    const k = key(globPrefix(g));
+    const list = byPrefix.get(k) ?? [];
+    list.push(picomatch(g, { dot: true, nocase }));
+    byPrefix.set(k, list);
+  }
+  return (rel) => {
+    const test = (p: string) => byPrefix.get(key(p))?.some((m) => m(rel)) === true;
+    if (test('')) return true;
+    for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) if (i > 0 && test(rel.slice(0, i))) return true;
+    return rel !== '' && test(rel);
+  };
 }
 
 /** Directory patterns from `dir/**` globs: a matching directory is skipped whole. */
@@ -141,9 +169,9 @@ export function compilePrunedDirs(names: readonly string[], globs: string[], noc
 }
 
 /** For catalog `collect_if` entries: the names a matching directory must hold one of. */
-export function compileCollectIf(entries: { dir: string; contains: string[] }[], nocase: boolean): ((rel: string) => string[] | undefined) | undefined {
+export function compileCollectIf(entries: { dirs: string[]; contains: string[] }[], nocase: boolean): ((rel: string) => string[] | undefined) | undefined {
   if (entries.length === 0) return undefined;
-  const ms = entries.map((e) => ({ m: picomatch(e.dir, { dot: true, nocase }), contains: e.contains }));
+  const ms = entries.map((e) => ({ m: compileGlobs(e.dirs, nocase), contains: e.contains }));
   return (rel) => {
     const hits = ms.filter((x) => x.m(rel));
     return hits.length === 0 ? undefined : hits.flatMap((x) => x.contains);

@@ -1,6 +1,32 @@
 export { COLLECTOR_VERSION } from './version.js';
 export type { CollectionInfo, ManifestRow, ManifestStatus } from './types.js';
-export { BUILTIN_CATALOG_DIR, type Catalog, CatalogError, type CollectIf, type EnvHome, loadCatalogs, parseCatalog, type ProjectHint } from './catalog.js';
+export {
+  BUILTIN_CATALOG_DIR,
+  type Catalog,
+  CatalogError,
+  type CatalogGlobs,
+  type CollectIf,
+  type EnvHome,
+  type HintFormat,
+  type HintRule,
+  loadCatalogs,
+  parseCatalog,
+  type ProjectHint,
+} from './catalog.js';
+export {
+  type AnchorDir,
+  anchorDirs,
+  anchorIds,
+  EDITOR_TABLE_FILE,
+  type Editor,
+  type EditorFamily,
+  type EditorPlace,
+  EditorTableError,
+  editorDirs,
+  expandAnchor,
+  loadEditorFamilies,
+  parseEditorFamilies,
+} from './editors.js';
 export { compileGlobs, globPrefix, globProblem, PROJECT_PRUNED_DIRS, walkRoots } from './globs.js';
 export {
   type ArchiveReader,
@@ -36,6 +62,6 @@ export {
   uniqueUsers,
 } from './homes.js';
 export { decodeName, decodeRoot, encodeRoot, memberRel } from './names.js';
-export { atPath, hintValues, stripJsonComments } from './project-hints.js';
+export { atPath, hintText, hintValues, readHintValues, stripJsonComments } from './project-hints.js';
 export { classifyRel, type Disposition } from './classify.js';
 export { MAX_MANIFEST_LINE, type StreamLine, streamLines } from './line-stream.js';

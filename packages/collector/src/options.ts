@@ -75,7 +75,8 @@ export interface ProjectOutcome {
   root: string;
   user: string;
   agent: string;
-  status: 'collected' | 'missing' | 'not_a_directory' | 'symlink_not_followed' | 'unmappable';
+  /** `remote`: a folder on another host (`vscode-remote://...`), named by a hint, not collected here. */
+  status: 'collected' | 'missing' | 'not_a_directory' | 'symlink_not_followed' | 'unmappable' | 'remote';
 }
 
 /** What a collect run did. */

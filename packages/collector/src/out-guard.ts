@@ -1,6 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { Catalog } from './catalog.js';
+import { globPrefix } from './globs.js';
+import type { Layout } from './homes.js';
 import { CollectUsageError } from './options.js';
 
 /** A folder whose contents are evidence this run collects: a home, an env home or a project root. */
@@ -41,15 +43,27 @@ export function isWithin(child: string, parent: string, ignoreCase: boolean): bo
   return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
 }
 
-/** The env homes (COPILOT_HOME, each CLAUDE_CONFIG_DIR entry) the catalogs would walk, as set in env. */
-export function envHomeRoots(catalogs: Catalog[], env: Record<string, string | undefined>): CollectedRoot[] {
+/**
+ * The folders the env homes (COPILOT_HOME, each CLAUDE_CONFIG_DIR entry, XDG_CONFIG_HOME ...)
+ * would have walked, as set in env: for a broad one such as XDG_CONFIG_HOME (`.config`) only
+ * the places the catalog's globs reach below it (`$XDG_CONFIG_HOME/.copilot`), not all of it.
+ */
+export function envHomeRoots(catalogs: Catalog[], env: Record<string, string | undefined>, layout?: Layout): CollectedRoot[] {
   const roots: CollectedRoot[] = [];
   for (const c of catalogs) {
     for (const eh of c.env_homes) {
       const raw = env[eh.var];
-      if (!raw) continue;
+      if (!raw || (layout && eh.layouts && !eh.layouts.includes(layout))) continue;
       const values = eh.separator ? raw.split(eh.separator).map((v) => v.trim()).filter(Boolean) : [raw];
-      for (const v of values) roots.push({ label: `${eh.var} folder ${v}`, path: v });
+      const below = new Set<string>();
+      for (const g of [...c.collect, ...c.secrets]) {
+        const p = globPrefix(g);
+        if (p === eh.rel || p.startsWith(`${eh.rel}/`)) below.add(p.slice(eh.rel.length + 1));
+        else if (eh.rel.startsWith(`${p}/`) || p === '') below.add('');
+      }
+      for (const v of values) {
+        for (const sub of below) roots.push({ label: `${eh.var} folder ${v}`, path: sub ? path.join(v, ...sub.split('/')) : v });
+      }
     }
   }
   return roots;

@@ -1,138 +1,175 @@
-import type { FileHandle } from 'node:fs/promises';
+import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
-import type { ProjectHint } from './catalog.js';
-import { openEvidence } from './read-file.js';
+import type { HintRule } from './catalog.js';
+import { forEachLine, readBounded } from './hint-io.js';
+import { meetsWhere, parseSelector, selectKeys, selectValues } from './hint-select.js';
+import { hintTarget, textMatcher } from './hint-values.js';
+import { parseXmlSelector, xmlValues } from './hint-xml.js';
 
-/** How much of a json/yaml hint file is read: a `.claude.json` with legacy history runs to tens of MB. */
+export { atPath } from './hint-select.js';
+export { looksAbsolute } from './hint-values.js';
+export { forEachLine, readBounded } from './hint-io.js';
+
+/** How much of a json/yaml/toml/xml hint file is read: a `.claude.json` with legacy history runs to tens of MB. */
 export const HINT_MAX_DOC_BYTES = 64 * 1024 * 1024;
 
-/** A jsonl hint line longer than this is skipped unparsed (memory holds one line at a time). */
+/** A jsonl or text hint line longer than this is skipped unparsed (memory holds one line at a time). */
 export const HINT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
-const CHUNK = 256 * 1024;
+/** How much of a jsonl or text hint file is streamed (a Copilot events.jsonl reaches ~120 MB). */
+export const HINT_MAX_STREAM_BYTES = 512 * 1024 * 1024;
 
-/** What reading one hint file gave: the recorded roots, or why it gave none. */
+/** Distinct project roots kept from one hint file; more gives a note. */
+export const HINT_MAX_VALUES = 1000;
+
+/** Places a `text` hint's regex is tried in one file (each on a bounded window). */
+export const HINT_MAX_TEXT_ATTEMPTS = 100_000;
+
+/** What reading one hint file gave: the recorded roots, the folders on other hosts, or why it gave less. */
 export interface HintRead {
   values: string[];
+  /** URIs naming folders on other hosts (`vscode-remote://...`), decoded; never walked here. */
+  remote: string[];
   /** Why a readable file gave less than all it holds (a collection note), else undefined. */
   problem?: string;
 }
 
-/**
- * Read a whole file of at most maxBytes, read-only, without following links; `tooLarge` when it
- * is bigger (nothing is read then), undefined when it cannot be opened.
- */
-export async function readBounded(fsPath: Buffer | string, maxBytes: number): Promise<{ text?: string; tooLarge?: number } | undefined> {
-  let fh: FileHandle | undefined;
-  try {
-    fh = await openEvidence(fsPath);
-    const size = Number((await fh.stat()).size);
-    if (size > maxBytes) return { tooLarge: size };
-    // Allocated to the size seen, not to the bound: a file that grew meanwhile is cut there.
-    const buf = Buffer.alloc(size);
-    let got = 0;
-    while (got < size) {
-      const { bytesRead } = await fh.read(buf, got, size - got, got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    return { text: buf.subarray(0, got).toString('utf8') };
-  } catch {
-    return undefined;
-  } finally {
-    await fh?.close().catch(() => {});
+/** Gathers distinct values and remote folders, each bounded. */
+class Gather {
+  readonly values = new Set<string>();
+  readonly remote = new Set<string>();
+  dropped = 0;
+  constructor(
+    private readonly rule: HintRule,
+    private readonly home: string | undefined,
+  ) {}
+
+  add(raw: unknown): void {
+    if (typeof raw !== 'string') return;
+    const t = hintTarget(raw, this.rule, this.home);
+    if (!t) return;
+    const set = 'path' in t ? this.values : this.remote;
+    const v = 'path' in t ? t.path : t.remote;
+    if (set.has(v)) return;
+    if (set.size >= (set === this.values ? HINT_MAX_VALUES : 100)) this.dropped += 1;
+    else set.add(v);
+  }
+
+  result(problem?: string): HintRead {
+    const over = this.dropped > 0 ? `${this.dropped} more distinct values past the first ${HINT_MAX_VALUES} were not kept as project roots` : undefined;
+    const p = [problem, over].filter(Boolean).join('; ');
+    return { values: [...this.values], remote: [...this.remote], ...(p ? { problem: p } : {}) };
   }
 }
 
-/**
- * Stream a file line by line (read-only, no link followed), calling `onLine` for each line of at
- * most maxLineBytes and counting the longer ones, which are skipped without being held; stops
- * after `maxLines` lines. Undefined when the file cannot be opened.
- */
-export async function forEachLine(
-  fsPath: Buffer | string,
-  maxLines: number,
-  maxLineBytes: number,
-  onLine: (line: string) => void,
-): Promise<{ lines: number; overlong: number } | undefined> {
-  let fh: FileHandle | undefined;
-  try {
-    fh = await openEvidence(fsPath);
-  } catch {
-    return undefined;
+/** Parse a whole document of a hint's format; throws on bad syntax. */
+function parseDoc(format: HintRule['format'], body: string): unknown {
+  if (format === 'json') return JSON.parse(stripJsonComments(body));
+  if (format === 'yaml') return parseYaml(body, { maxAliasCount: 10, uniqueKeys: false });
+  return parseToml(body, { maxDepth: 100 });
+}
+
+/** The values of a parsed record (a document, or one jsonl line). */
+function pickFrom(rule: HintRule, doc: unknown, g: Gather): void {
+  for (const p of rule.path ?? []) {
+    const steps = parseSelector(p);
+    if (steps) for (const v of selectValues(doc, steps)) g.add(v);
   }
-  const buf = Buffer.alloc(CHUNK);
-  let parts: Buffer[] = [];
-  let held = 0;
-  let overlong = false;
-  const acc = { lines: 0, overlong: 0 };
-  const end = () => {
-    acc.lines += 1;
-    if (overlong) acc.overlong += 1;
-    else onLine(Buffer.concat(parts).toString('utf8'));
-    parts = [];
-    held = 0;
-    overlong = false;
+  if (rule.keys_of !== undefined) {
+    const steps = parseSelector(rule.keys_of);
+    if (steps) for (const k of selectKeys(doc, steps)) g.add(k);
+  }
+}
+
+/** The project paths a hint finds in a whole file's text (json, yaml, toml, xml; jsonl and text line by line). */
+export function hintText(rule: HintRule, text: string, home?: string): HintRead {
+  const body = text.replace(/^\uFEFF/, '');
+  const g = new Gather(rule, home);
+  if (rule.format === 'xml') {
+    let problem: string | undefined;
+    for (const p of rule.path ?? []) {
+      const sel = parseXmlSelector(p);
+      if (!sel) continue;
+      const r = xmlValues(body, sel, HINT_MAX_VALUES * 10);
+      for (const v of r.values) g.add(v);
+      problem ??= r.problem;
+    }
+    return g.result(problem && `is not well-formed XML (${problem}); the project roots before that point were kept`);
+  }
+  if (rule.format === 'jsonl' || rule.format === 'text') {
+    const lines = body.split('\n');
+    const max = rule.max_lines === 'all' ? lines.length : (rule.max_lines ?? 1);
+    const onLine = lineReader(rule, g);
+    for (const line of lines.slice(0, max)) onLine(line);
+    return g.result();
+  }
+  try {
+    pickFrom(rule, parseDoc(rule.format, body), g);
+  } catch {
+    return g.result(`cannot be parsed as ${rule.format}: no project roots read from it`);
+  }
+  return g.result();
+}
+
+/** The values a hint finds in a file's text; bad syntax gives none. */
+export function hintValues(rule: HintRule, text: string, home?: string): string[] {
+  return hintText(rule, text, home).values;
+}
+
+/** A per-line reader for jsonl (selectors, `where` pre-filtered by substring) and text (bounded regex). */
+function lineReader(rule: HintRule, g: Gather): (line: string) => void {
+  if (rule.format === 'text') {
+    const match = textMatcher(rule.regex ?? '');
+    const budget = { attempts: HINT_MAX_TEXT_ATTEMPTS };
+    return (line) => {
+      for (const v of match(line, budget)) g.add(v);
+    };
+  }
+  const where = rule.where ?? [];
+  return (line) => {
+    if (line.trim() === '') return;
+    // JSON writes these values verbatim, so a line without them cannot match: skip the parse.
+    if (!where.every((w) => w.values.some((v) => line.includes(v)))) return;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(line);
+    } catch {
+      return; // a bad line is skipped; the analyzer reports it
+    }
+    if (where.length === 0 || meetsWhere(rec, where)) pickFrom(rule, rec, g);
   };
-  try {
-    let pos = 0;
-    while (acc.lines < maxLines) {
-      const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
-      if (bytesRead === 0) break;
-      pos += bytesRead;
-      let from = 0;
-      while (from < bytesRead && acc.lines < maxLines) {
-        const nl = buf.indexOf(0x0a, from);
-        const stop = nl < 0 || nl >= bytesRead ? bytesRead : nl;
-        if (!overlong) {
-          if (held + stop - from > maxLineBytes) {
-            overlong = true;
-            parts = [];
-            // The last line wanted is too long: its end need not be read (a 64 MB first line).
-            if (acc.lines + 1 >= maxLines) {
-              end();
-              return acc;
-            }
-          } else {
-            parts.push(Buffer.from(buf.subarray(from, stop)));
-            held += stop - from;
-          }
-        }
-        if (stop === bytesRead) break;
-        end();
-        from = stop + 1;
-      }
-    }
-    if ((held > 0 || overlong) && acc.lines < maxLines) end();
-    return acc;
-  } catch {
-    return acc;
-  } finally {
-    await fh.close().catch(() => {});
-  }
 }
 
-/** The recorded project roots in one hint file, read with the bounds above. */
-export async function readHintValues(hint: ProjectHint, fsPath: Buffer | string): Promise<HintRead> {
-  if (hint.format !== 'jsonl') {
+/** The recorded project roots in one hint file, read with the bounds above; never throws. */
+export async function readHintValues(rule: HintRule, fsPath: Buffer | string, home?: string): Promise<HintRead> {
+  if (rule.format !== 'jsonl' && rule.format !== 'text') {
     const r = await readBounded(fsPath, HINT_MAX_DOC_BYTES);
-    if (!r) return { values: [] };
+    if (!r) return { values: [], remote: [] };
     if (r.tooLarge !== undefined) {
-      return { values: [], problem: `is ${r.tooLarge} bytes, over the ${HINT_MAX_DOC_BYTES}-byte bound for ${hint.format} hints: not read for project roots` };
+      return { values: [], remote: [], problem: `is ${r.tooLarge} bytes, over the ${HINT_MAX_DOC_BYTES}-byte bound for ${rule.format} hints: not read for project roots` };
     }
-    return { values: hintValues(hint, r.text ?? '') };
+    return hintText(rule, r.text ?? '', home);
   }
-  const values: string[] = [];
-  const max = hint.max_lines === 'all' ? Number.POSITIVE_INFINITY : (hint.max_lines ?? 1);
+  const g = new Gather(rule, home);
+  const max = rule.max_lines === 'all' ? Number.POSITIVE_INFINITY : (rule.max_lines ?? 1);
+  const onLine = lineReader(rule, g);
   let first = true;
-  const r = await forEachLine(fsPath, max, HINT_MAX_LINE_BYTES, (line) => {
-    values.push(...lineValues(hint, first ? line.replace(/^\uFEFF/, '') : line));
-    first = false;
-  });
-  if (!r) return { values };
-  return r.overlong > 0
-    ? { values, problem: `${r.overlong} lines longer than ${HINT_MAX_LINE_BYTES} bytes were skipped when looking for project roots` }
-    : { values };
+  const r = await forEachLine(
+    fsPath,
+    max,
+    HINT_MAX_LINE_BYTES,
+    (line) => {
+      onLine(first ? line.replace(/^\uFEFF/, '') : line);
+      first = false;
+    },
+    HINT_MAX_STREAM_BYTES,
+  );
+  if (!r) return g.result();
+  const problems = [
+    r.overlong > 0 ? `${r.overlong} lines longer than ${HINT_MAX_LINE_BYTES} bytes were skipped when looking for project roots` : '',
+    r.cut ? `only its first ${HINT_MAX_STREAM_BYTES} bytes were read for project roots` : '',
+  ].filter(Boolean);
+  return g.result(problems.join('; ') || undefined);
 }
 
 /** Strip `//` and `/* *\/` comments outside strings (JSONC, as config.json and settings.json are). */
@@ -160,61 +197,3 @@ export function stripJsonComments(text: string): string {
   return out;
 }
 
-/** A value that is serialized JSON (the stringified event log) is decoded first. */
-function unwrap(v: unknown): unknown {
-  if (typeof v === 'string' && /^\s*[{[]/.test(v)) {
-    try {
-      return JSON.parse(v);
-    } catch {
-      return v;
-    }
-  }
-  return v;
-}
-
-/** The value at a dotted path, decoding serialized JSON on the way. */
-export function atPath(obj: unknown, dotted: string): unknown {
-  let cur = unwrap(obj);
-  for (const key of dotted.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = unwrap((cur as Record<string, unknown>)[key]);
-  }
-  return cur;
-}
-
-/** True for an absolute path as recorded on any OS (`/x`, `C:\x`, `C:/x`). */
-export function looksAbsolute(p: string): boolean {
-  return (p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p)) && !p.includes('\0') && p.length < 4096;
-}
-
-function pick(hint: ProjectHint, doc: unknown): string[] {
-  const v = hint.path !== undefined ? atPath(doc, hint.path) : atPath(doc, hint.keys_of!);
-  const vals = hint.path !== undefined ? [v] : v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : [];
-  return vals.filter((x): x is string => typeof x === 'string' && looksAbsolute(x));
-}
-
-/** The project paths a hint finds in a file's text; bad JSON/YAML gives none. */
-export function hintValues(hint: ProjectHint, text: string): string[] {
-  const body = text.replace(/^\uFEFF/, '');
-  try {
-    if (hint.format === 'json') return pick(hint, JSON.parse(stripJsonComments(body)));
-    if (hint.format === 'yaml') return pick(hint, parseYaml(body, { maxAliasCount: 10, uniqueKeys: false }));
-  } catch {
-    return [];
-  }
-  const out: string[] = [];
-  const lines = body.split('\n');
-  const max = hint.max_lines === 'all' ? lines.length : (hint.max_lines ?? 1);
-  for (const line of lines.slice(0, max)) out.push(...lineValues(hint, line));
-  return out;
-}
-
-function lineValues(hint: ProjectHint, line: string): string[] {
-  if (line.trim() === '') return [];
-  try {
-    return pick(hint, JSON.parse(line));
-  } catch {
-    // a bad line is skipped; the analyzer reports it
-    return [];
-  }
-}

@@ -34,6 +34,9 @@ export class Run implements WalkHost {
   readonly signal?: AbortSignal;
   private readonly seen = new Map<string, ManifestRow>();
   private readonly hintMatchers = new Map<string, { hint: ProjectHint; match: Matcher }[]>();
+  private readonly compiled = new Map<string, Pick<TreeScope, 'collect' | 'secret' | 'excludedDir' | 'excludedFile' | 'descend' | 'pruned' | 'collectIf'>>();
+  private readonly noted = new Set<string>();
+  private batch?: Batch;
   private files = 0;
   private bytes = 0;
 
@@ -55,28 +58,28 @@ export class Run implements WalkHost {
   ): TreeScope {
     const project = base.scope === 'project';
     const system = base.scope === 'system';
-    const collectGlobs = system ? catalog.system : project ? catalog.project.collect : catalog.collect;
-    const secretGlobs = system ? [] : project ? catalog.project.secrets : catalog.secrets;
-    const exclude = system ? [] : project ? catalog.project.exclude : catalog.exclude;
     const extra: Partial<TreeScope> = {};
-    if (project) {
-      extra.pruned = compilePrunedDirs(PROJECT_PRUNED_DIRS, [...collectGlobs, ...secretGlobs], nocase);
-      extra.limit = { ...PROJECT_WALK_LIMIT, ...this.opts.projectWalkLimit, entries: 0 };
-    } else if (!system) {
-      extra.collectIf = compileCollectIf(catalog.collect_if, nocase);
+    if (project) extra.limit = { ...PROJECT_WALK_LIMIT, ...this.opts.projectWalkLimit, entries: 0 };
+    // Compiled once per catalog, scope kind and case rule: an anchor makes dozens of globs, and
+    // every project root of a catalog shares them.
+    const key = `${catalog.agent}\0${base.scope}\0${nocase}`;
+    let c = this.compiled.get(key);
+    if (!c) {
+      const collectGlobs = system ? catalog.system : project ? catalog.project.collect : catalog.collect;
+      const secretGlobs = system ? [] : project ? catalog.project.secrets : catalog.secrets;
+      const exclude = system ? [] : project ? catalog.project.exclude : catalog.exclude;
+      c = {
+        collect: compileGlobs(collectGlobs, nocase),
+        secret: compileGlobs(secretGlobs, nocase),
+        excludedDir: compileExcludedDirs(exclude, nocase),
+        excludedFile: compileGlobs(exclude, nocase),
+        descend: compileDirFilter([...collectGlobs, ...secretGlobs], nocase),
+        ...(project ? { pruned: compilePrunedDirs(PROJECT_PRUNED_DIRS, [...collectGlobs, ...secretGlobs], nocase) } : {}),
+        ...(!project && !system ? { collectIf: compileCollectIf(catalog.collect_if, nocase) } : {}),
+      };
+      this.compiled.set(key, c);
     }
-    return {
-      ...extra,
-      ...base,
-      agent: catalog.agent,
-      collect: compileGlobs(collectGlobs, nocase),
-      secret: compileGlobs(secretGlobs, nocase),
-      excludedDir: compileExcludedDirs(exclude, nocase),
-      excludedFile: compileGlobs(exclude, nocase),
-      descend: compileDirFilter([...collectGlobs, ...secretGlobs], nocase),
-      sep: this.sep,
-      nocase,
-    };
+    return { ...extra, ...c, ...base, agent: catalog.agent, sep: this.sep, nocase };
   }
 
   /** Walk the fixed prefixes of a set of globs under `baseFs` (which stands for rel ''). */
@@ -142,33 +145,98 @@ export class Run implements WalkHost {
     return level.map((l) => ({ fsPath: Buffer.from(/^[A-Za-z]:$/.test(l.fs) ? dirOf(l.fs) : l.fs), rel: l.rel.join('/') }));
   }
 
-  /** Record a row (and tell the listener). */
+  /**
+   * Start gathering what the walks find, so that a file (or skipped entry) several catalogs
+   * claim at the same place becomes one row naming every claimant (`agents`) before anything
+   * is read: the secret flag of any claimant then decides how it is read.
+   */
+  beginBatch(): void {
+    this.batch = { entries: [], files: new Map(), rows: new Map() };
+  }
+
+  /** Read the batch's files and record its rows, in the order the walks first found them. */
+  async endBatch(): Promise<void> {
+    const b = this.batch;
+    this.batch = undefined;
+    if (!b) return;
+    for (const e of b.entries) {
+      if ('row' in e) {
+        this.emit(e.row);
+        continue;
+      }
+      // The walks of every catalog came between this file's listing and now: the same file's
+      // metadata is taken again right before the read, as an unbatched walk would have it (a
+      // file replaced meanwhile keeps its listing, so the read says it was replaced).
+      const st = await lstat(e.found.fsPath, { bigint: true }).catch(() => undefined);
+      const fresh = st?.isFile() && st.dev === e.found.st.dev && st.ino === e.found.st.ino ? st : e.found.st;
+      await this.readFile({ ...e.found, st: fresh }, e.claims);
+    }
+  }
+
+  /** Record a row (and tell the listener); in a batch, merged with another catalog's row for the same entry. */
   row(row: ManifestRow): void {
+    const b = this.batch;
+    if (!b) {
+      this.emit(row);
+      return;
+    }
+    const key = `${row.source_path}\0${row.scope}\0${row.project_root ?? ''}\0${row.rel}\0${row.status}`;
+    const prior = b.rows.get(key);
+    if (prior && prior.agent !== row.agent) {
+      addAgent(prior, row.agent);
+      prior.secret ||= row.secret;
+      return;
+    }
+    b.rows.set(key, row);
+    b.entries.push({ row });
+  }
+
+  private emit(row: ManifestRow): void {
     this.rows.push(row);
     this.events.row?.(row);
     // The path and the reason only: never anything read from the file.
     if (row.status === 'error') this.events.log?.(`error: ${row.source_path}: ${row.reason}`);
   }
 
-  /** A note for collection.json and the operator. */
+  /** A note for collection.json and the operator (each distinct note once). */
   note(line: string): void {
+    if (this.noted.has(line)) return;
+    this.noted.add(line);
     this.notes.push(line);
     this.events.log?.(`note: ${line}`);
   }
 
-  /** Read (or plan) one regular file the walk found. */
+  /** A regular file the walk found: read now, or, in a batch, once every catalog has had its walk. */
   async file(f: Found): Promise<void> {
-    const { scope, fsPath, rel, escaped, st } = f;
     // The archive being written may sit inside a walked folder (run from ~/.copilot): never read it.
-    if (this.writer && `${st.dev}:${st.ino}` === this.writer.identity) return;
+    if (this.writer && `${f.st.dev}:${f.st.ino}` === this.writer.identity) return;
+    const claim = { agent: f.scope.agent, secret: f.scope.secret(f.scope.globPath(f.rel)) };
+    const b = this.batch;
+    if (!b) return this.readFile(f, [claim]);
+    const key = `${f.fsPath.toString('latin1')}\0${f.scope.scope}\0${f.scope.projectRoot ?? ''}\0${f.rel}`;
+    const prior = b.files.get(key);
+    if (prior) {
+      if (!prior.claims.some((c) => c.agent === claim.agent)) prior.claims.push(claim);
+      return;
+    }
+    const entry = { found: f, claims: [claim] };
+    b.files.set(key, entry);
+    b.entries.push(entry);
+  }
+
+  /** Read (or plan) one regular file, claimed by one or more catalogs. */
+  private async readFile(f: Found, claims: { agent: string; secret: boolean }[]): Promise<void> {
+    const { scope, fsPath, rel, escaped, st } = f;
     const row = baseRow(scope, rel, fsPath, escaped, st);
-    row.secret = scope.secret(scope.globPath(rel));
+    row.secret = claims.some((c) => c.secret);
+    for (const c of claims.slice(1)) addAgent(row, c.agent);
     const key = fsPath.toString('latin1');
     const prior = this.seen.get(key);
     if (prior) {
+      // The same file at another place (an overlapping project root): its own row, read once.
       Object.assign(row, { status: prior.status, archive_path: prior.archive_path, sha256: prior.sha256, bytes_read: prior.bytes_read });
       row.reason = `same file as the ${prior.agent} ${prior.scope} row ${prior.rel}; archived once`;
-      this.row(row);
+      this.emit(row);
       return;
     }
     this.progress(scope, rel);
@@ -206,21 +274,22 @@ export class Run implements WalkHost {
     }
     this.seen.set(key, row);
     if (scope.scope === 'home' && row.status !== 'error') this.noteHint(scope, row, fsPath);
-    this.row(row);
+    this.emit(row);
   }
 
   private noteHint(scope: TreeScope, row: ManifestRow, fsPath: Buffer): void {
-    const catalog = this.opts.catalogs.find((c) => c.agent === scope.agent);
-    if (!catalog || catalog.project_hints.length === 0) return;
-    const nocase = scope.nocase;
-    const k = `${catalog.agent}|${nocase}`;
-    let ms = this.hintMatchers.get(k);
-    if (!ms) {
-      ms = catalog.project_hints.map((hint) => ({ hint, match: compileGlobs([hint.file], nocase) }));
-      this.hintMatchers.set(k, ms);
-    }
-    for (const { hint, match } of ms) {
-      if (match(row.rel)) this.hintFiles.push({ hint, fsPath, user: scope.user, home: scope.home, catalog });
+    for (const agent of row.agents ?? [row.agent]) {
+      const catalog = this.opts.catalogs.find((c) => c.agent === agent);
+      if (!catalog || catalog.project_hints.length === 0) continue;
+      const k = `${catalog.agent}|${scope.nocase}`;
+      let ms = this.hintMatchers.get(k);
+      if (!ms) {
+        ms = catalog.project_hints.map((hint) => ({ hint, match: compileGlobs(hint.files, scope.nocase) }));
+        this.hintMatchers.set(k, ms);
+      }
+      for (const { hint, match } of ms) {
+        if (match(row.rel)) this.hintFiles.push({ hint, fsPath, user: scope.user, home: scope.home, catalog });
+      }
     }
   }
 
@@ -241,21 +310,39 @@ export class Run implements WalkHost {
     const groups = new Map<string, SummaryGroup>();
     for (const r of this.rows) {
       counts[r.status] = (counts[r.status] ?? 0) + 1;
-      const k = `${r.user}\0${r.agent}\0${r.scope}`;
-      let g = groups.get(k);
-      if (!g) {
-        g = { user: r.user, agent: r.agent, scope: r.scope, files: 0, bytes: 0, secrets: 0, skipped: 0, errors: 0 };
-        groups.set(k, g);
-      }
-      if (r.status === 'collected') {
-        g.files += 1;
-        g.bytes += r.bytes_read ?? r.size ?? 0;
-      } else if (r.status === 'error') g.errors += 1;
-      else g.skipped += 1;
-      if (r.secret) g.secrets += 1;
+      // A row several catalogs claim counts for each of them.
+      for (const agent of r.agents ?? [r.agent]) this.tally(groups, r, agent);
     }
     return { counts, groups: [...groups.values()] };
   }
+
+  private tally(groups: Map<string, SummaryGroup>, r: ManifestRow, agent: string): void {
+    const k = `${r.user}\0${agent}\0${r.scope}`;
+    let g = groups.get(k);
+    if (!g) {
+      g = { user: r.user, agent, scope: r.scope, files: 0, bytes: 0, secrets: 0, skipped: 0, errors: 0 };
+      groups.set(k, g);
+    }
+    if (r.status === 'collected') {
+      g.files += 1;
+      g.bytes += r.bytes_read ?? r.size ?? 0;
+    } else if (r.status === 'error') g.errors += 1;
+    else g.skipped += 1;
+    if (r.secret) g.secrets += 1;
+  }
+}
+
+/** Add a claiming agent to a row: `agents` lists every claimant, the row's `agent` first. */
+function addAgent(row: ManifestRow, agent: string): void {
+  if (agent === row.agent || row.agents?.includes(agent)) return;
+  row.agents = [...(row.agents ?? [row.agent]), agent];
+}
+
+/** What a batch holds until every catalog has walked: rows and files in the order first found. */
+interface Batch {
+  entries: ({ row: ManifestRow } | { found: Found; claims: { agent: string; secret: boolean }[] })[];
+  files: Map<string, { found: Found; claims: { agent: string; secret: boolean }[] }>;
+  rows: Map<string, ManifestRow>;
 }
 
 function joinReason(a: string, b: string): string {

@@ -7,9 +7,12 @@ export interface ManifestRow {
   user: string;
   /** The home directory as found on the target (native path). */
   home: string;
-  /** Catalog agent id. */
+  /** Catalog agent id (the first catalog that claims the file). */
   agent: string;
-  /** Every agent whose catalog claims this file, `agent` first; present only when more than one does. */
+  /**
+   * Every catalog that claims this file (or skipped entry) at this place, `agent` first;
+   * present only when more than one does (VS Code's global state.vscdb: Copilot Chat and Cline).
+   */
   agents?: string[];
   scope: 'home' | 'project' | 'system';
   /** Relative to the home (or project root), `/`-separated; for system scope the absolute path without the leading `/`. */

@@ -1,4 +1,4 @@
-import { type Catalog, CatalogError, loadCatalogs } from '@aitrail/collector';
+import { anchorDirs, type Catalog, CatalogError, loadCatalogs, type ProjectHint } from '@aitrail/collector';
 import { Command, Flags } from '@oclif/core';
 import { terminalText } from '../terminal-text.js';
 
@@ -29,33 +29,65 @@ export class CatalogCommand extends Command {
       return;
     }
     const lines: string[] = [];
+    const anchors = new Set<string>();
+    // The globs as written: an anchor line stands for dozens of expanded globs (--json has them).
+    const shown = (globs: string[]) => {
+      for (const g of globs) {
+        const a = /^@([a-z0-9-]+)\//.exec(g);
+        if (a) anchors.add(a[1]);
+      }
+      return globs;
+    };
     for (const c of catalogs) {
       lines.push(`${c.agent}  ${c.name}  (catalog version ${c.version}, ${c.source})`);
       const section = (title: string, globs: string[]) => {
-        if (globs.length > 0) lines.push(`  ${title}:`, ...globs.map((g) => `    ${g}`));
+        if (globs.length > 0) lines.push(`  ${title}:`, ...shown(globs).map((g) => `    ${g}`));
       };
-      section('collect', c.collect);
-      section('exclude (--full collects)', c.exclude);
-      section('secrets (flagged; --secrets hash|skip)', c.secrets);
+      const w = c.written;
+      section('collect', w.collect);
+      section('exclude (--full collects)', w.exclude);
+      section('secrets (flagged; --secrets hash|skip)', w.secrets);
       section(
         'collect only if (--full collects all)',
         c.collect_if.map((x) => `${x.dir} holding ${x.contains.join(' or ')}`),
       );
-      section('project collect', c.project.collect);
-      section('project secrets', c.project.secrets);
-      section('project exclude (--full collects)', c.project.exclude);
+      section('project collect', w.project.collect);
+      section('project secrets', w.project.secrets);
+      section('project exclude (--full collects)', w.project.exclude);
       section('system', c.system);
       section(
         'env homes',
-        c.env_homes.map((e) => `$${e.var} → ${e.rel}${e.separator ? ` (a list split on "${e.separator}")` : ''}`),
+        c.env_homes.map((e) => `$${e.var} → ${e.rel}${e.separator ? ` (a list split on "${e.separator}")` : ''}${e.layouts ? ` (on ${e.layouts.join(', ')})` : ''}`),
       );
-      section(
-        'project hints',
-        c.project_hints.map((h) => `${h.file} (${h.format} ${h.path ?? `keys of ${h.keys_of}`}${h.max_lines ? `, lines: ${h.max_lines}` : ''})`),
-      );
+      section('project hints', c.project_hints.map(hintLine));
+      lines.push('');
+    }
+    if (anchors.size > 0) {
+      lines.push('anchors (catalog/families/editors.yaml; aitrail catalog --json lists every expanded glob):');
+      for (const a of anchors) {
+        const dirs = anchorDirs(a) ?? [];
+        const editors = [...new Set(dirs.map((d) => d.editor))];
+        lines.push(`  @${a}: ${editors.length > 1 ? `${editors.length} editors (${editors.join(', ')}), ` : ''}${dirs.length} data folders: ${dirs.map((d) => d.dir).join(', ')}`);
+      }
       lines.push('');
     }
     // A --catalog file is text someone else may have written.
     process.stdout.write(terminalText(lines.join('\n')));
   }
+}
+
+/** One project hint, readably: its file, format, what it reads and its options. */
+function hintLine(h: ProjectHint): string {
+  const what = [
+    ...(h.path ?? []),
+    ...(h.keys_of !== undefined ? [`keys of ${h.keys_of}`] : []),
+    ...(h.regex !== undefined ? [`/${h.regex}/`] : []),
+  ].join(', ');
+  const opts = [
+    h.where ? `where ${h.where.map((c) => `${c.path} in ${c.values.join('|')}`).join(' and ')}` : '',
+    h.max_lines ? `lines: ${h.max_lines}` : '',
+    h.home_token ? `${h.home_token} = the home` : '',
+    h.dirname ? 'its folder' : '',
+  ].filter(Boolean);
+  return `${h.file} (${h.format} ${what}${opts.length > 0 ? `, ${opts.join(', ')}` : ''})`;
 }

@@ -37,7 +37,8 @@ export function formatSummary(s: CollectSummary): string {
 
 function dryRunLine(r: ManifestRow): string {
   const size = r.status === 'skipped_excluded' ? `${r.files} files ${humanBytes(r.bytes ?? 0)}` : r.size === null ? '-' : humanBytes(r.size);
-  return `${r.status.padEnd(16)} ${r.kind.padEnd(7)} ${size.padStart(10)}${r.secret ? ' SECRET' : ''}  ${r.source_path}${r.archive_path ? ` -> ${r.archive_path}` : ''}`;
+  const shared = r.agents ? `  (claimed by ${r.agents.join(', ')})` : '';
+  return `${r.status.padEnd(16)} ${r.kind.padEnd(7)} ${size.padStart(10)}${r.secret ? ' SECRET' : ''}  ${r.source_path}${r.archive_path ? ` -> ${r.archive_path}` : ''}${shared}`;
 }
 
 /** `aitrail collect`: copy the cataloged files of every home into one verified zip. */

@@ -35,6 +35,20 @@ describe('readJsonArray: one element at a time from a large JSON document', () =
     for (const size of [1, 2, 3, 7, 64]) expect(await run(text, ['requests'], size)).toEqual(want);
   });
 
+  it('reads past a UTF-8 BOM at the start (a Windows editor saved the file), in any chunking', async () => {
+    const text = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"messages":[1,2],"x":3}')]);
+    const want: JsonStreamEvent[] = [
+      { kind: 'item', index: 0, value: 1 },
+      { kind: 'item', index: 1, value: 2 },
+      { kind: 'field', path: ['x'], value: 3 },
+      { kind: 'end', complete: true, found: true, items: 2 },
+    ];
+    for (const size of [1, 2, 3, 4, 1 << 20]) expect(await run(text, ['messages'], size)).toEqual(want);
+    // A BOM alone, or a first byte that only looks like one, is no document.
+    expect((await run(Buffer.from([0xef, 0xbb, 0xbf]), ['messages'])).at(-1)).toMatchObject({ complete: false, reason: 'not a JSON object or array' });
+    expect((await run(Buffer.from([0xef, 0x7b, 0x7d]), ['messages'], 1)).at(-1)).toMatchObject({ complete: false, reason: 'not a JSON object or array' });
+  });
+
   it('reads a top-level array with path [], and a nested path', async () => {
     expect((await run('[1,{"a":2}]', [])).filter((e) => e.kind === 'item').map((e) => (e as { value: unknown }).value)).toEqual([1, { a: 2 }]);
     const ev = await run('{"a":{"x":1,"b":[10,20]},"z":0}', ['a', 'b']);

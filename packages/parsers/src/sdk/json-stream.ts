@@ -107,7 +107,7 @@ export async function* readJsonArray(source: AsyncIterable<Buffer | Uint8Array>,
     if (cap) capFrom = i;
   };
 
-  for await (const raw of source) {
+  for await (const raw of withoutBom(source)) {
     if (done || garbage) continue;
     const chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
     const events: JsonStreamEvent[] = [];
@@ -216,4 +216,24 @@ export async function* readJsonArray(source: AsyncIterable<Buffer | Uint8Array>,
       ? 'not a JSON object or array'
       : `the document ends inside ${stack.length} open ${stack.length === 1 ? 'container' : 'containers'}${inString ? ' and a string' : ''} (cut mid-write)`;
   yield { kind: 'end', complete: done, found, items, ...(reason ? { reason } : {}) };
+}
+
+// A document saved by a Windows editor or PowerShell may begin with a UTF-8 BOM, which is not JSON
+// whitespace; the bytes after it are the document. The three bytes may arrive in separate chunks.
+async function* withoutBom(source: AsyncIterable<Buffer | Uint8Array>): AsyncGenerator<Buffer | Uint8Array> {
+  const BOM = [0xef, 0xbb, 0xbf];
+  let head = Buffer.alloc(0);
+  let checked = false;
+  for await (const raw of source) {
+    if (checked) {
+      yield raw;
+      continue;
+    }
+    head = Buffer.concat([head, Buffer.isBuffer(raw) ? raw : Buffer.from(raw)]);
+    if (head.length < 3 && BOM.slice(0, head.length).every((b, i) => head[i] === b)) continue;
+    checked = true;
+    const bom = head.length >= 3 && BOM.every((b, i) => head[i] === b);
+    yield bom ? head.subarray(3) : head;
+  }
+  if (!checked && head.length > 0 && !BOM.slice(0, head.length).every((b, i) => head[i] === b)) yield head;
 }

@@ -93,8 +93,11 @@ export interface SessionFact {
 export interface McpServerReport {
   /** The server's name (its key in the config). */
   name: string;
-  /** `user` (a config in the home), `project` (a config in a project), '' when unknown (a cache or log). */
-  scope: 'user' | 'project' | '';
+  /**
+   * `user` (a config in the home), `project` (a config in a project), `managed` (a system-wide
+   * policy file an administrator installs), '' when unknown (a cache or log).
+   */
+  scope: 'user' | 'project' | 'managed' | '';
   /** The project the config belongs to (project scope, or a per-project entry of a user file). */
   project_path?: string;
   /** `stdio`, `http`, `sse`, `ws`, ... as the config says, or inferred from command/url. */
@@ -161,6 +164,13 @@ export interface Parser {
   secondaryToleranceSeconds(rel: string): number;
   /** Whether this agent's rows can say a session was synced (else sessions say `unknown`). */
   recordsSync: boolean;
+  /**
+   * By path alone: where this file stands among files that hold copies of one session (a copy a
+   * migration left behind, a set-aside transcript, a legacy twin); the analyzer drops a primary
+   * row that repeats another file's row exactly, and the file of the lowest rank keeps its rows.
+   * Default 0 (the live copy).
+   */
+  copyRank?(rel: string): number;
   /**
    * Opt-in for a file the catalog flags as secret: true when this parser reads only
    * non-credential fields of it (settings.json's allowedUrls, never its proxy password) and

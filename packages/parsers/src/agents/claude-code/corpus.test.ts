@@ -85,7 +85,9 @@ describe.skipIf(files.length === 0)('Irrlicht corpus: real Claude Code transcrip
     const label = file.slice(ROOT.length).split('/')[0];
     describe(label, () => {
       it('accounts for every line: rows or one counted skip, never both; no bad line', async () => {
-        const { lines, rows, skipped } = await parseRecording(file);
+        const { lines, rows, skipped, ctx } = await parseRecording(file);
+        // Every kind of the 2.1.1xx recordings is known: nothing is counted as unknown.
+        expect(ctx.unknowns).toEqual([]);
         const withRows = new Set(rows.map((r) => r.source_line));
         for (let n = 1; n <= lines.length; n++) {
           expect(withRows.has(n) !== skipped.has(n), `line ${n} (${String(lines[n - 1].type)}): rows=${withRows.has(n)} skip=${skipped.get(n)}`).toBe(true);

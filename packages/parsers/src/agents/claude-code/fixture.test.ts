@@ -68,11 +68,11 @@ describe('seed-claude fixture: transcript', () => {
     expect(rows).toEqual(expected.filter((r) => r.turn_type !== 'thinking'));
   });
 
-  it('reports the session facts: cwd, branch, client, name', async () => {
+  it('reports the session facts: cwd and branch as of the first line that names them, client, name', async () => {
     const { ctx } = await rowsOf(MAIN);
     const best = (key: string) => ctx.facts.filter((f) => f.key === key && f.session_id === SID).sort((a, b) => a.priority - b.priority)[0];
-    expect(best('cwd')).toEqual({ session_id: SID, key: 'cwd', value: '/srv/proj', priority: 1 });
-    expect(best('branch')).toEqual({ session_id: SID, key: 'branch', value: 'main', priority: 1 });
+    expect(best('cwd')).toEqual({ session_id: SID, key: 'cwd', value: '/srv/proj', priority: 1, at: '2026-10-01T09:00:01.200Z' });
+    expect(best('branch')).toEqual({ session_id: SID, key: 'branch', value: 'main', priority: 1, at: '2026-10-01T09:00:01.200Z' });
     expect(best('client')).toEqual({ session_id: SID, key: 'client', value: 'cli', priority: 1 });
     expect(best('name')).toEqual({ session_id: SID, key: 'name', value: 'Run tests via subagent', priority: 2 });
   });

@@ -1,4 +1,5 @@
 import { asArray, asBool, asObject, asString, isObject } from '../../sdk/decode.js';
+import { mcpServersFromConfig } from '../../sdk/mcp.js';
 import { makeRow } from '../../sdk/row.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { readJsonObject } from './json-file.js';
@@ -6,8 +7,10 @@ import { GLOBAL_STATE_RE } from './paths.js';
 
 /**
  * `.claude*.json`: the signed-in account, per project the trust decision, standing tool grants,
- * last session and the legacy prompt history. Reads only these keys: never `primaryApiKey`,
- * `customApiKeyResponses` or any MCP server's `env`/`headers`.
+ * MCP approvals, last session and the legacy prompt history; the MCP servers of the user
+ * (`mcpServers`) and of each project (`projects.<path>.mcpServers`, Claude Code's "local" scope)
+ * go to the inventory. Never reads `primaryApiKey` or `customApiKeyResponses`; MCP `env` and
+ * `headers` values go only to the report's `secrets`, which the analyzer redacts.
  */
 async function* parseGlobalState(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
   const r = await readJsonObject(a, true);
@@ -21,18 +24,22 @@ async function* parseGlobalState(a: Artifact, ctx: ParseContext): AsyncGenerator
     const who = asString(account.emailAddress) || asString(account.accountUuid) || '-';
     yield makeRow('system', `account: ${who} org=${asString(account.organizationName) || '-'}`, { timestamp_utc: ts, tag: 'signed_in' });
   }
+  for (const server of mcpServersFromConfig(r.value, { scope: 'user' }, ['mcpServers'])) ctx.mcp(server);
   const projects = asObject(r.value.projects) ?? {};
   for (const [path, raw] of Object.entries(projects)) {
     if (!isObject(raw)) continue;
+    for (const server of mcpServersFromConfig(raw, { scope: 'user', project_path: path }, ['mcpServers'])) ctx.mcp(server);
     const last = asString(raw.lastSessionId);
     if (last) ctx.fact({ session_id: last, key: 'cwd', value: path, priority: 5 });
     const trust = asBool(raw.hasTrustDialogAccepted);
     if (trust !== undefined) {
       yield makeRow('system', `project trust: ${trust ? 'accepted' : 'not accepted'}`, { timestamp_utc: ts, project_path: path, tag: 'project_trust' });
     }
-    for (const tool of asArray(raw.allowedTools) ?? []) {
-      const t = asString(tool);
-      if (t) yield makeRow('system', `permission setting: projects.allowedTools=${t}`, { timestamp_utc: ts, project_path: path, tag: 'permission_setting' });
+    for (const key of ['allowedTools', 'enabledMcpjsonServers', 'disabledMcpjsonServers']) {
+      for (const item of asArray(raw[key]) ?? []) {
+        const t = asString(item);
+        if (t) yield makeRow('system', `permission setting: projects.${key}=${t}`, { timestamp_utc: ts, project_path: path, tag: 'permission_setting' });
+      }
     }
     // Legacy history (builds up to about 1.0.110): newest first, no time, no session.
     const history = asArray(raw.history) ?? [];

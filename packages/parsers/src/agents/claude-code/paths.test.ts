@@ -28,6 +28,10 @@ describe('wants(): spec paths in, noise and secrets out', () => {
     ['.claude.json', 'global-state'],
     ['.claude-custom-oauth.json', 'global-state'],
     ['.claude/.claude.json', 'global-state'],
+    ['.mcp.json', 'mcp-config'],
+    ['etc/claude-code/managed-mcp.json', 'mcp-config'],
+    ['.cache/claude-cli-nodejs/-srv-proj/mcp-logs-github/2026-10-01T09-00-00-000Z.jsonl', 'mcp-logs'],
+    ['.cache/claude-cli-nodejs/-srv-proj/mcp-logs-github/2026-10-01.txt', 'mcp-logs'],
   ];
   it.each(wanted)('%s → %s', (rel, name) => {
     expect(owner(rel)).toEqual([name]);
@@ -59,8 +63,7 @@ describe('wants(): spec paths in, noise and secrets out', () => {
     '.claude/plugins/installed_plugins.json',
     '.claude/CLAUDE.md',
     '.claude/mcp.json',
-    '.mcp.json',
-    '.cache/claude-cli-nodejs/-srv-proj/mcp-logs-github/2026-10-01.txt',
+    '.cache/claude-cli-nodejs/-srv-proj/errors/2026-10-01.txt',
     `.claude/todos/${S}-agent-${S}.json.bak`,
     '.claude/sessions/abc.json',
     'history.jsonl',

@@ -66,3 +66,13 @@ export function toolResultSiblingPath(rel: string, sessionId: string, name: stri
 export function settingsScopeLabel(scope: 'home' | 'project' | 'system'): string {
   return scope === 'home' ? 'user' : scope === 'project' ? 'project' : 'managed';
 }
+
+/** A project's `.mcp.json` (project-scope MCP servers), at the project root. */
+export const PROJECT_MCP_RE = /^\.mcp\.json$/i;
+/** Managed MCP servers, as system-scope paths under `ClaudeCode` or `claude-code`. */
+export const MANAGED_MCP_RE = /(?:^|\/)(?:ClaudeCode|claude-code)\/managed-mcp\.json$/i;
+/**
+ * MCP server logs: `claude-cli-nodejs/<cwd slug>/mcp-logs-<server>/<time>.jsonl` (`.txt` in older
+ * builds) under the Linux, macOS or Windows cache (Windows adds a `Cache/` level).
+ */
+export const MCP_LOG_RE = /^(?:\.cache|Library\/Caches|AppData\/Local)\/claude-cli-nodejs\/(?:Cache\/)?[^/]+\/mcp-logs-([^/]+)\/[^/]+\.(?:jsonl|txt|json)$/i;

@@ -39,9 +39,35 @@ function hookLines(scope: string, hooks: JsonObject | undefined): Line[] {
   return out;
 }
 
-/** The rows a settings object gives, in the spec's order; `env` names only, never values. */
+// A policy entry names a server by name, command or URL; only the name, the program and the URL
+// without its query are printed (arguments and query strings can carry tokens).
+function mcpPolicyEntry(e: unknown): string | undefined {
+  if (!isObject(e)) return asString(e);
+  const name = asString(e.serverName);
+  if (name) return name;
+  const cmd = asArray(e.serverCommand);
+  if (cmd && cmd.length > 0) return `command=${asString(cmd[0]) ?? ''}`;
+  const url = asString(e.serverUrl);
+  return url ? `url=${url.split('?')[0]}` : undefined;
+}
+
+/** MCP approvals and policies: which project servers are enabled, which servers are allowed or denied. */
+function mcpLines(scope: string, s: JsonObject): Line[] {
+  const out: Line[] = [];
+  const all = asString(s.enableAllProjectMcpServers);
+  if (all !== undefined) out.push([`permission setting: ${scope}.enableAllProjectMcpServers=${all}`, 'permission_setting']);
+  for (const key of ['enabledMcpjsonServers', 'disabledMcpjsonServers', 'allowedMcpServers', 'deniedMcpServers']) {
+    for (const e of asArray(s[key]) ?? []) {
+      const what = mcpPolicyEntry(e);
+      if (what) out.push([`permission setting: ${scope}.${key}=${what}`, 'permission_setting']);
+    }
+  }
+  return out;
+}
+
+/** The rows a settings object gives, in the spec's order (MCP approvals after hooks); `env` names only, never values. */
 export function settingsLines(scope: string, s: JsonObject): Line[] {
-  const out = [...permissionLines(scope, asObject(s.permissions)), ...hookLines(scope, asObject(s.hooks))];
+  const out = [...permissionLines(scope, asObject(s.permissions)), ...hookLines(scope, asObject(s.hooks)), ...mcpLines(scope, s)];
   for (const key of ['cleanupPeriodDays', 'desktopSessionCleanupPeriodDays']) {
     const n = asString(s[key]);
     if (n !== undefined && n !== '') out.push([`retention setting: ${scope}.${key}=${n}`, 'retention_setting']);

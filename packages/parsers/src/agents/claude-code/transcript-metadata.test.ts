@@ -69,7 +69,8 @@ describe('transcript: metadata records', () => {
       ['agent name: reviewer', undefined, '/srv/moved'],
       ['mode: coordinator', undefined, '/srv/moved'],
     ]);
-    expect(ctx.facts.filter((f) => f.key === 'cwd').at(-1)).toEqual({ session_id: SID, key: 'cwd', value: '/srv/moved', priority: 1 });
+    // The relocation has no time of its own: the fact takes the latest dated line's.
+    expect(ctx.facts.filter((f) => f.key === 'cwd').at(-1)).toEqual({ session_id: SID, key: 'cwd', value: '/srv/moved', priority: 1, at: '2026-10-01T10:00:01.000Z' });
   });
 
   it('metadata rows before any dated line take the first dated line time; unknown and bookkeeping types give none', async () => {

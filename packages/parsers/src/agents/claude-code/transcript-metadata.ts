@@ -1,5 +1,6 @@
 import { asBool, asNumber, asObject, asString, isObject, type JsonObject } from '../../sdk/decode.js';
 import { toUtc } from '../../sdk/timestamp.js';
+import { apiRequest, costState, requestShape } from './transcript-requests.js';
 import type { Outcome, TranscriptState } from './transcript-state.js';
 
 type Handler = (st: TranscriptState, v: JsonObject) => Outcome;
@@ -96,14 +97,26 @@ const relocated: Handler = (st, v) => {
   const cwd = asString(v.relocatedCwd) ?? '';
   if (!cwd) return 'relocated without a cwd';
   st.cwd = cwd;
-  st.fact('cwd', cwd, st.sidechain ? 4 : 1);
+  st.fact('cwd', cwd, st.sidechain ? 4 : 1, undefined, st.time);
   if (!changed(st, 'relocated', cwd)) return 'relocated repeated';
   return [{ turn: 'system', text: `cwd relocated: ${cwd}` }];
 };
 
-const skip = (why: string): Handler => () => why;
+const continuedIn: Handler = (st, v) => {
+  const next = asString(v.continuedInSessionId);
+  if (!next) return 'continued-in without a session';
+  if (!changed(st, 'continued-in', next)) return 'continued-in repeated';
+  const ts = toUtc(v.timestamp);
+  return [{ turn: 'system', text: `continued in session ${next}`, ...(ts ? { ts } : {}) }];
+};
 
-/** Handlers for the metadata (non-chain) record types, by `type`. Unknown types are skipped by the caller. */
+const endedByModel: Handler = (st, v) => {
+  if (!changed(st, 'ended-by-model', toUtc(v.timestamp) || 'yes')) return 'ended-by-model repeated';
+  const ts = toUtc(v.timestamp);
+  return [{ turn: 'system', text: 'session ended by the model', ...(ts ? { ts } : {}) }];
+};
+
+/** Handlers for the metadata (non-chain) record types, by `type`; the caller counts the others. */
 export const metadataHandlers: Record<string, Handler> = {
   'permission-mode': permissionMode,
   'ai-title': title(false),
@@ -117,8 +130,43 @@ export const metadataHandlers: Record<string, Handler> = {
   tag: simple('tag', 'tag', 'tag'),
   'agent-name': simple('agent-name', 'agentName', 'agent name'),
   mode: simple('mode', 'mode', 'mode'),
-  'attribution-snapshot': skip('bookkeeping record'),
-  'content-replacement': skip('bookkeeping record'),
-  'cost-state': skip('bookkeeping record'),
-  'tools-used': skip('bookkeeping record'),
+  'api-request-shape': requestShape,
+  'api-request': apiRequest,
+  'cost-state': costState,
+  'continued-in': continuedIn,
+  'ended-by-model': endedByModel,
+};
+
+/**
+ * Record kinds skipped on purpose, with why: request plumbing and bookkeeping that Claude Code's
+ * own loader keeps for resumes (the 2.1.332 loader's list, spec "Metadata records"). Not unknown;
+ * a kind in neither table is reported through `ctx.unknown`.
+ */
+export const skippedKinds: Record<string, string> = {
+  'api-request-blob': 'request message blob (the conversation as sent; counted, not repeated)',
+  'api-request-resumed': 'request bookkeeping',
+  'atis-latch': 'request latch (plumbing)',
+  'attribution-snapshot': 'bookkeeping record',
+  'content-replacement': 'bookkeeping record',
+  'tools-used': 'bookkeeping record (the tool rows name every tool used)',
+  'isolation-latch': 'bookkeeping record',
+  'session-owner': 'bookkeeping record',
+  'dev-mods': 'bookkeeping record',
+  'memory-mode': 'bookkeeping record',
+  'agent-color': 'bookkeeping record',
+  'agent-setting': 'bookkeeping record',
+  'history-suppression': 'bookkeeping record',
+  'hybrid-organization': 'bookkeeping record',
+  'repl-mode': 'bookkeeping record',
+  'observer-ref': 'bookkeeping record',
+  'resume-head-vouch': 'bookkeeping record',
+  'fork-context-ref': 'bookkeeping record',
+  'bridge-session': 'bookkeeping record',
+  'frame-link': 'bookkeeping record',
+  'derived-from': 'bookkeeping record',
+  'file-history-delta': 'file history bookkeeping (the snapshots give the rows)',
+  'data-flow-records': 'bookkeeping record',
+  'data-flow-incomplete': 'bookkeeping record',
+  'artifact-comment-monitor': 'bookkeeping record',
+  'artifact-autoreact-ledger': 'bookkeeping record',
 };

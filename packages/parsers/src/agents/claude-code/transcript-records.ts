@@ -1,9 +1,11 @@
 import { compactJson } from '../../sdk/compact-json.js';
 import { asArray, asBool, asObject, asString, isObject, type JsonObject } from '../../sdk/decode.js';
 import { toUtc } from '../../sdk/timestamp.js';
-import { classifyUserText, commandFromEnvelope, permissionDecision } from './user-content.js';
+import { blocksText } from './content-text.js';
+import { attachmentLine } from './transcript-attachments.js';
+import { metadataHandlers, skippedKinds } from './transcript-metadata.js';
 import type { Draft, Outcome, TranscriptState } from './transcript-state.js';
-import { metadataHandlers } from './transcript-metadata.js';
+import { classifyUserText, commandFromEnvelope, permissionDecision } from './user-content.js';
 
 /** Reads the spilled output a tool_result points at (`tool-results/<name>`), if it was collected. */
 export type SpillReader = (name: string) => Promise<string | undefined>;
@@ -17,18 +19,6 @@ const ENVELOPE = new Set([
 
 function withoutKeys(o: JsonObject, drop: Set<string>): JsonObject {
   return Object.fromEntries(Object.entries(o).filter(([k]) => !drop.has(k)));
-}
-
-/** Text of content that is a string or blocks: texts joined with `\n`, images as `[image <type>]`. */
-export function blocksText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  const parts: string[] = [];
-  for (const b of asArray(content) ?? []) {
-    if (!isObject(b)) continue;
-    if (b.type === 'text') parts.push(asString(b.text) ?? '');
-    else if (b.type === 'image') parts.push(`[image ${asString(asObject(b.source)?.media_type) ?? 'unknown'}]`);
-  }
-  return parts.join('\n');
 }
 
 /** A user text (string content, or text/image blocks joined) as rows, per the parser plan. */
@@ -59,12 +49,31 @@ async function toolResultRows(st: TranscriptState, v: JsonObject, b: JsonObject,
     if (spilled !== undefined) text = `${text}\n${spilled}`;
   }
   const rows: Draft[] = [{ turn: 'tool_result', text: asBool(b.is_error) === true ? `[error] ${text}` : text, tool_name: name, tool_use_id: id }];
-  const decision = permissionDecision(text);
+  // 2.1.3xx records how the call was allowed or refused; older builds leave only the result's text.
+  const decision = structuredDecision(v.permissionDecision) ?? permissionDecision(text);
   if (decision) rows.push({ turn: 'system', text: decision, tool_name: name, tool_use_id: id, tag: 'permission_decision' });
   return rows;
 }
 
-async function userLine(st: TranscriptState, v: JsonObject, readSpill: SpillReader): Promise<Outcome> {
+/** `permission decision: <decision> source=<source> reason=<reasonType> rule=<ruleSource>` from a `permissionDecision` object. */
+function structuredDecision(d: unknown): string | undefined {
+  const o = asObject(d);
+  const decision = asString(o?.decision);
+  if (!o || !decision) return undefined;
+  const detail = [
+    ['source', o.source],
+    ['reason', o.reasonType],
+    ['rule', o.ruleSource],
+  ]
+    .map(([k, val]) => [k, asString(val)])
+    .filter(([, val]) => val)
+    .map(([k, val]) => `${k}=${val}`);
+  return `permission decision: ${[decision, ...detail].join(' ')}`;
+}
+
+const USER_BLOCKS = new Set(['tool_result', 'text', 'image']);
+
+async function userLine(st: TranscriptState, v: JsonObject, line: number, readSpill: SpillReader): Promise<Outcome> {
   const content = asObject(v.message)?.content;
   if (typeof content === 'string') return userTextRows(st, v, content);
   const blocks = asArray(content);
@@ -75,6 +84,7 @@ async function userLine(st: TranscriptState, v: JsonObject, readSpill: SpillRead
     if (!isObject(b)) continue;
     if (b.type === 'tool_result') rows.push(...(await toolResultRows(st, v, b, readSpill)));
     else if (b.type === 'text' || b.type === 'image') texts.push(blocksText([b]));
+    if (!USER_BLOCKS.has(asString(b.type) ?? '')) st.ctx.unknown(`user block ${asString(b.type) || '(no type)'}`, line);
   }
   if (texts.length > 0) rows.push(...userTextRows(st, v, texts.join('\n')));
   return rows.length > 0 ? rows : 'user line without text or tool result';
@@ -88,7 +98,7 @@ function blockKey(b: JsonObject): string {
   return `${type}\u0000${compactJson(b)}`;
 }
 
-function assistantLine(st: TranscriptState, v: JsonObject): Outcome {
+function assistantLine(st: TranscriptState, v: JsonObject, line: number): Outcome {
   const msg = asObject(v.message);
   if (!msg) return 'assistant line without message';
   const model = asString(msg.model) ?? '';
@@ -118,13 +128,14 @@ function assistantLine(st: TranscriptState, v: JsonObject): Outcome {
       const id = asString(b.id) ?? '';
       const name = asString(b.name) ?? '';
       if (id) st.toolNames.set(id, name);
+      st.mcpTool(name);
       const input = asObject(b.input);
       const command = input ? input.command : undefined;
       rows.push({ turn: 'tool_use', text: typeof command === 'string' ? command : compactJson(b.input ?? {}), tool_name: name, tool_use_id: id });
     } else if (type.endsWith('_tool_result')) {
       const id = asString(b.tool_use_id) ?? '';
       rows.push({ turn: 'tool_result', text: compactJson(b.content ?? null), tool_name: st.toolNames.get(id) ?? '', tool_use_id: id });
-    }
+    } else st.ctx.unknown(`assistant block ${type || '(no type)'}`, line);
   }
   if (rows.length > 0) return rows;
   if (repeats > 0) return 'repeated content block of the same response';
@@ -174,34 +185,6 @@ function systemLine(v: JsonObject): Outcome {
   return [{ turn: 'system', text: `${subtype || 'system'}: ${body}${level && level !== 'info' ? ` level=${level}` : ''}` }];
 }
 
-function attachmentLine(st: TranscriptState, v: JsonObject): Outcome {
-  const att = asObject(v.attachment);
-  const type = asString(att?.type) ?? '';
-  if (!att) return 'attachment without body';
-  if (type === 'queued_command') {
-    const prompt = blocksText(att.prompt);
-    const kind = asString(asObject(att.origin)?.kind);
-    if (asBool(att.isMeta) === true || asBool(v.isMeta) === true || kind) return [{ turn: 'system', text: `queued ${kind ?? 'meta'}: ${prompt}` }];
-    if (prompt.trimStart().startsWith('<task-notification>')) return [{ turn: 'system', text: `task notification: ${prompt}` }];
-    return [{ turn: 'user', text: prompt }];
-  }
-  if (type.startsWith('hook_')) {
-    const id = asString(att.toolUseID) ?? '';
-    const event = asString(att.hookEvent);
-    const body = compactJson(withoutKeys(att, new Set(['type'])));
-    return [{ turn: 'system', text: `hook ${event ? `${event} ` : ''}${type}: ${body}`, tool_use_id: id, tool_name: id ? (st.toolNames.get(id) ?? '') : '' }];
-  }
-  if (type === 'file' || type === 'nested_memory') {
-    const file = asString(att.filename) ?? asString(att.path) ?? asString(pickFilePath(att)) ?? asString(att.displayPath) ?? '';
-    return [{ turn: 'system', text: `context file: ${file}` }];
-  }
-  return `attachment ${type || '(no type)'}`;
-}
-
-function pickFilePath(att: JsonObject): unknown {
-  return asObject(asObject(att.content)?.file)?.filePath;
-}
-
 function queueLine(st: TranscriptState, v: JsonObject, line: number): Outcome {
   const op = asString(v.operation) ?? '';
   const content = typeof v.content === 'string' ? v.content : undefined;
@@ -223,18 +206,22 @@ export async function recordOutcome(st: TranscriptState, v: JsonObject, line: nu
   }
   switch (type) {
     case 'user':
-      return userLine(st, v, readSpill);
+      return userLine(st, v, line, readSpill);
     case 'assistant':
-      return assistantLine(st, v);
+      return assistantLine(st, v, line);
     case 'system':
       return systemLine(v);
     case 'attachment':
-      return attachmentLine(st, v);
+      return attachmentLine(st, v, line);
     case 'queue-operation':
       return queueLine(st, v, line);
     case 'progress':
       return 'progress record';
   }
   const meta = metadataHandlers[type];
-  return meta ? meta(st, v) : `unknown record type ${type || '(none)'}`;
+  if (meta) return meta(st, v);
+  const skip = skippedKinds[type];
+  if (skip) return skip;
+  st.ctx.unknown(type || '(no type)', line);
+  return `unknown record type ${type || '(none)'}`;
 }

@@ -39,6 +39,8 @@ export class TranscriptState {
   agentType = '';
   cwd = '';
   branch = '';
+  /** The time of the latest dated line (for facts a metadata record reports). */
+  time = '';
   client = '';
   model = '';
   permissionMode = '';
@@ -50,6 +52,16 @@ export class TranscriptState {
   readonly lastMeta = new Map<string, string>();
   readonly summaries = new Set<string>();
   readonly pending: PendingQueued[] = [];
+  /** The requested model of the last `api-request` (a change gives a `model:` row). */
+  requestedModel = '';
+  /** Whether an `api-request-shape` gave the system prompt row (else a prompt snapshot does at end of file). */
+  systemPromptFromShape = false;
+  /** The first prompt snapshot's system prompt, for a file without a request shape. */
+  snapshotPrompt: { text: string; ts: string; line: number } | undefined;
+  /** MCP tools seen per server (offered or called), reported to the inventory at end of file. */
+  readonly mcpTools = new Map<string, Set<string>>();
+  /** `<server>\u0000<error>` of MCP failures already reported from this file. */
+  readonly mcpFailures = new Set<string>();
   private readonly blocks = new Map<string, Set<string>>();
   private readonly reported = new Map<string, string>();
 
@@ -94,12 +106,29 @@ export class TranscriptState {
     return true;
   }
 
-  /** Report a session fact when its value changed since the last report of this file. */
-  fact(key: 'cwd' | 'branch' | 'client' | 'name', value: string, priority: number, sessionId = this.sessionId): void {
+  /**
+   * Report a session fact when its value changed since the last report of this file; `at` (the
+   * line's time) makes a cwd or branch a point of the session's history, so rows of other files
+   * take the directory in force at their own time.
+   */
+  fact(key: 'cwd' | 'branch' | 'client' | 'name', value: string, priority: number, sessionId = this.sessionId, at = ''): void {
     if (!sessionId) return;
     const k = `${sessionId}\u0000${key}\u0000${priority}`;
     if ((this.reported.get(k) ?? '') === value) return;
     this.reported.set(k, value);
-    this.ctx.fact({ session_id: sessionId, key, value, priority });
+    this.ctx.fact({ session_id: sessionId, key, value, priority, ...(at && (key === 'cwd' || key === 'branch') ? { at } : {}) });
+  }
+
+  /** Remember an MCP tool (`mcp__<server>__<tool>`) offered to or called by the model. */
+  mcpTool(fullName: string): void {
+    const m = /^mcp__(.+?)__(.+)$/.exec(fullName);
+    if (!m) return;
+    let tools = this.mcpTools.get(m[1]);
+    if (!tools) {
+      tools = new Set();
+      this.mcpTools.set(m[1], tools);
+    }
+    // Bounded: a server offers tens of tools, not thousands.
+    if (tools.size < 1000) tools.add(m[2]);
   }
 }

@@ -6,6 +6,7 @@ import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { agentIdFromPath, isSidechainPath, SUBAGENT_RE, sessionIdFromPath, TRANSCRIPT_RE, toolResultSiblingPath } from './paths.js';
 import { recordOutcome, type SpillReader } from './transcript-records.js';
+import { snapshotPromptRow } from './transcript-requests.js';
 import { type Draft, TranscriptState } from './transcript-state.js';
 
 /** Observers a test can attach to a transcript parse. */
@@ -87,7 +88,8 @@ export async function* parseTranscript(a: Artifact, ctx: ParseContext, hooks: Tr
       const v = l.value;
       if (l.error) ctx.warn(`line ${l.line}: ${l.error}`, l.line);
       lineTs = typeof v.timestamp === 'string' ? toUtc(v.timestamp) : '';
-      observeEnvelope(st, v);
+      if (lineTs) st.time = lineTs;
+      observeEnvelope(st, v, lineTs);
       lineSession = asString(v.sessionId) || lineSession;
       const outcome = await recordOutcome(st, v, l.line, readSpill);
       if (typeof outcome === 'string') {
@@ -124,21 +126,33 @@ export async function* parseTranscript(a: Artifact, ctx: ParseContext, hooks: Tr
   for (const p of st.pending) {
     yield finish({ turn: 'user', text: p.text, ts: p.ts, line: p.line, tag: 'queued' }, p.line, p.ts);
   }
+  const prompt = snapshotPromptRow(st);
+  if (prompt) yield finish(prompt, prompt.line ?? 0, prompt.ts || lastTs);
+  reportMcpTools(st);
+}
+
+// The MCP tools a file offered or called, per server, once at its end (the inventory's tool list).
+function reportMcpTools(st: TranscriptState): void {
+  for (const [name, tools] of st.mcpTools) {
+    st.ctx.mcp({ name, scope: '', tools: [...tools].sort().map((t) => ({ name: t })) });
+  }
 }
 
 // The envelope's cwd, branch and entrypoint: the latest wins, reported as facts on change.
-function observeEnvelope(st: TranscriptState, v: JsonObject): void {
+// cwd and branch carry the line's time: a session that moves has every directory listed, and rows
+// of other files (history, MCP logs) take the one in force at their time.
+function observeEnvelope(st: TranscriptState, v: JsonObject, at: string): void {
   const sid = st.sessionId || asString(v.sessionId) || '';
   const priority = st.sidechain ? 4 : 1;
   const cwd = asString(v.cwd);
   if (cwd) {
     st.cwd = cwd;
-    st.fact('cwd', cwd, priority, sid);
+    st.fact('cwd', cwd, priority, sid, at);
   }
   const branch = asString(v.gitBranch);
   if (branch !== undefined && (cwd || branch)) {
     st.branch = branch;
-    st.fact('branch', branch, priority, sid);
+    st.fact('branch', branch, priority, sid, at);
   }
   const client = asString(v.entrypoint);
   if (client) {

@@ -8,6 +8,7 @@ export { readJsonArray, type JsonStreamEvent, type JsonStreamOptions } from './s
 export { readJsonLines, readLines, type JsonLine, type LineReaderOptions, type RawLine } from './sdk/line-reader.js';
 export { columnNames, openCollectedSqlite, SqliteOpenError, tableNames, type SqliteDatabase } from './sdk/sqlite.js';
 export { readSmall, utf8Text } from './sdk/small-file.js';
+export { isZstd, ZstdError, zstdDecompress } from './sdk/zstd.js';
 export { artifactFromFile, type FsArtifactOptions } from './sdk/fs-artifact.js';
 export { EDITOR_FAMILIES, type EditorDir, editorDataDirs, type EditorEntry, type EditorFamilyEntry, type EditorLocation, editorOf, type EditorPlace } from './sdk/editors.js';
 export { collectRows, recordingContext, type RecordingContext } from './sdk/recording-context.js';

@@ -76,7 +76,7 @@ describe('pnpm pack of @aitrail/parsers', () => {
     const text = JSON.stringify(manifest);
     expect(text).not.toMatch(/workspace:/);
     expect(manifest.exports).toEqual({ '.': { types: './dist/index.d.ts', import: './dist/index.js' } });
-    expect(Object.keys(manifest.dependencies as object).sort()).toEqual(['@types/better-sqlite3', 'better-sqlite3', 'jsonc-parser', 'smol-toml', 'yaml']);
+    expect(Object.keys(manifest.dependencies as object).sort()).toEqual(['@types/better-sqlite3', 'better-sqlite3', 'fzstd', 'jsonc-parser', 'smol-toml', 'yaml']);
   });
 });
 
@@ -84,7 +84,7 @@ describe('@aitrail/parsers installed from the tarball into an empty project', ()
   const installed = join(app, 'node_modules', '@aitrail', 'parsers');
   const ready = (ctx: { skip: (note?: string) => never }) => {
     if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|ECONNRESET/.test(installError)) ctx.skip(`no network to the npm registry: ${installError.split('\n')[0]}`);
-    if (installError) throw new Error(`expected npm install of the tarball to succeed (it needs the npm registry for better-sqlite3, yaml, jsonc-parser and smol-toml), found: ${installError.slice(0, 2000)}`);
+    if (installError) throw new Error(`expected npm install of the tarball to succeed (it needs the npm registry for better-sqlite3, yaml, jsonc-parser, fzstd and smol-toml), found: ${installError.slice(0, 2000)}`);
   };
 
   it('imports without better-sqlite3 native binary, and its helpers work', (ctx) => {

@@ -188,6 +188,40 @@ describe('openCollectedSqlite on files that are not a readable database', () => 
     expect((await openError(p)).message).toMatch(/pages.*found \d+ bytes.*truncated/);
   });
 
+  it('a main file shorter than its header says opens when the WAL beside it holds the missing pages', async () => {
+    // As a copy taken mid-checkpoint (real: Codex's logs_1.sqlite): page 1 says N pages, the file
+    // holds fewer, and every page was rewritten into the WAL after the last checkpoint.
+    const p = join(root, 'bad', 'wal-holds-tail.db');
+    mkdirSync(join(root, 'bad'), { recursive: true });
+    const w = new Database(p);
+    w.pragma('journal_mode = WAL');
+    w.pragma('wal_autocheckpoint = 0');
+    w.exec('CREATE TABLE t (x TEXT)');
+    const ins = w.prepare('INSERT INTO t VALUES (?)');
+    w.transaction(() => {
+      for (let i = 0; i < 200; i++) ins.run('x'.repeat(500));
+    })();
+    w.pragma('wal_checkpoint(TRUNCATE)');
+    w.exec("UPDATE t SET x = x || 'y'");
+    const dir = join(root, 'bad', 'tail');
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(p, join(dir, 'db'));
+    copyFileSync(`${p}-wal`, join(dir, 'db-wal'));
+    w.close();
+    const full = statSync(join(dir, 'db')).size;
+    truncateSync(join(dir, 'db'), Math.floor(full / 2 / 4096) * 4096);
+    const db = await openCollectedSqlite(join(dir, 'db'));
+    try {
+      const { n } = db.prepare("SELECT count(*) AS n FROM t WHERE x LIKE '%y'").get() as { n: number };
+      expect(n).toBe(200);
+    } finally {
+      db.close();
+    }
+    // Without the WAL the same main file is refused as truncated.
+    rmSync(join(dir, 'db-wal'));
+    expect((await openError(join(dir, 'db'))).message).toMatch(/pages.*found \d+ bytes.*truncated/);
+  });
+
   it('a database cut inside its header gives one SqliteOpenError', async () => {
     const p = realDb('header-cut.db');
     truncateSync(p, 60);

@@ -44,8 +44,11 @@ export async function openCollectedSqlite(path: string, displayName?: string): P
   if (header.subarray(0, 16).toString('latin1') !== MAGIC) {
     throw new SqliteOpenError(`expected a SQLite database (header "SQLite format 3"), found other bytes in ${name}; the file is corrupt or not a database`);
   }
+  // With a WAL beside it, pages past the main file's end can be in the WAL (a copy taken while a
+  // checkpoint was writing: page 1 already says the new size); SQLite reads them from there and
+  // reports corruption itself if they are not.
   const truncated = truncation(name, header, size);
-  if (truncated) throw new SqliteOpenError(truncated);
+  if (truncated && !(await nonEmpty(`${path}-wal`))) throw new SqliteOpenError(truncated);
   let Db: typeof Database;
   try {
     Db = (await import('better-sqlite3')).default;
@@ -67,6 +70,14 @@ export async function openCollectedSqlite(path: string, displayName?: string): P
       throw new SqliteOpenError(`expected better-sqlite3's native module to read ${name}, but it could not be loaded (${msg}); reinstall with install scripts enabled (npm rebuild better-sqlite3)`);
     }
     throw new SqliteOpenError(`expected a readable SQLite database at ${name}: ${msg}; the file may be truncated or corrupt`);
+  }
+}
+
+async function nonEmpty(p: string): Promise<boolean> {
+  try {
+    return (await stat(p)).size > 0;
+  } catch {
+    return false;
   }
 }
 

@@ -43,7 +43,10 @@ function flip(file, at) {
 
 function collect(name, homes, dir = INPUTS) {
   const out = join(dir, `${name}.zip`);
-  if (!existsSync(out)) run('node', [CLI, 'collect', ...homes.flatMap((h) => ['--home', h]), '--out', out]);
+  if (!existsSync(out)) {
+    rmSync(`${out}.partial`, { force: true }); // left by an interrupted run
+    run('node', [CLI, 'collect', ...homes.flatMap((h) => ['--home', h]), '--out', out]);
+  }
   return out;
 }
 

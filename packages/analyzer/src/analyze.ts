@@ -1,5 +1,5 @@
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type AgentPlugin, builtInPlugins, type ParseContext, type Parser } from '@aitrail/parsers';
 import { givenUpStores, type Input, parseableRows, type Unit } from './artifacts.js';
@@ -19,6 +19,9 @@ import { openZipSource } from './zip-source.js';
 
 export { AnalyzeError };
 
+/** `jobs: 'auto'` starts a thread per this many bytes of input: starting one costs about as much as parsing this. */
+const AUTO_BYTES_PER_THREAD = 16 * 1024 * 1024;
+
 /** Options of {@link analyze}. */
 export interface AnalyzeOptions {
   /** Archives (.zip) or unpacked collection directories. */
@@ -36,8 +39,11 @@ export interface AnalyzeOptions {
   catalogRoots?: ReadonlyMap<string, string[]>;
   /** Memory for rows before they are spilled to sorted runs on disk (default 32 MB). */
   runLimits?: RunLimits;
-  /** Parse on this many worker threads (default 1: on the calling thread). The outputs do not depend on it. */
-  jobs?: number;
+  /**
+   * Parse on this many worker threads (default 1: on the calling thread); `auto`: one per core,
+   * fewer for a small input (a thread per 16 MB), none under 16 MB. The outputs do not depend on it.
+   */
+  jobs?: number | 'auto';
   /** Module files of `plugins` (default export: the plugin), so worker threads can load them; without, plugins parse inline. */
   pluginFiles?: readonly string[];
   /** Parent of the private temp folder (default os.tmpdir(), which honours TMPDIR). */
@@ -253,7 +259,8 @@ async function parseAll(plan: ParsePlan, inputs: Input[], opts: AnalyzeOptions, 
     chunkBytes: opts.runLimits?.chunkBytes,
   };
   const total = plan.first.length + plan.second.length;
-  const workers = Math.min(total, Math.max(1, Math.floor(opts.jobs ?? 1)));
+  const wanted = opts.jobs === 'auto' ? Math.min(availableParallelism(), Math.ceil(inputBytes / AUTO_BYTES_PER_THREAD)) : (opts.jobs ?? 1);
+  const workers = Math.min(total, Math.max(1, Math.floor(wanted)));
   // Plugins reach a worker thread by module file only; without their files they parse inline.
   const inline = workers <= 1 || (opts.plugins ?? []).length > (opts.pluginFiles ?? []).length;
   // Inline, the inputs already open are read (and closed by analyze, not by the pool).

@@ -1,6 +1,5 @@
 import { type AnalyzeResult, formatSummary, globRoot } from '@aitrail/analyzer';
 import { type Catalog, CatalogError, loadCatalogs } from '@aitrail/collector';
-import { availableParallelism } from 'node:os';
 import { Args, type Command, Command as OclifCommand, Flags } from '@oclif/core';
 import { analyzeInChild, ChildUsageError, HeapCapError, heapCapMb, rowMemoryBytes } from '../analysis-host.js';
 import { type LoadedPlugin, loadPlugins, PluginError } from '../plugins.js';
@@ -15,7 +14,7 @@ export const analyzeFlags = {
   dedup: Flags.boolean({ description: 'drop the copies secondary stores keep of primary rows (--no-dedup keeps everything)', default: true, allowNo: true }),
   strict: Flags.boolean({ description: 'stop with no output when any member fails the integrity check' }),
   json: Flags.boolean({ description: 'print the summary as JSON on stdout' }),
-  jobs: Flags.integer({ description: 'parse on this many threads (default: the number of cores); the outputs are byte for byte the same whatever the number', min: 1 }),
+  jobs: Flags.integer({ description: 'parse on this many threads (default: the number of cores, fewer for a small input); the outputs are byte for byte the same whatever the number', min: 1 }),
 };
 
 /** Load plugins or stop with a usage error (exit 2). */
@@ -64,7 +63,7 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   try {
     // In a child process with a capped heap (AITRAIL_MAX_HEAP_MB): see analysis-host.ts.
     res = await analyzeInChild(
-      { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, catalogRoots: roots, jobs: flags.jobs ?? availableParallelism(), ...(rowBytes === undefined ? {} : { runLimits: { memoryBytes: rowBytes } }) },
+      { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, catalogRoots: roots, jobs: flags.jobs ?? 'auto', ...(rowBytes === undefined ? {} : { runLimits: { memoryBytes: rowBytes } }) },
       plugins,
       {
         phase: (name, total) => {

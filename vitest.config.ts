@@ -5,10 +5,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['aitrail-source'] },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'fixtures/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'fixtures/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // A cache folder for CLI outputs that end-to-end tests share (packages/cli/src/e2e/test-helpers/shared-run.ts).
+    globalSetup: ['packages/cli/src/e2e/test-helpers/global-setup.ts'],
   },
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm bench [--size 160m|1g|2g] [--runs N] [--only collect,parse,analyze,dedup,scaling,rows,fleet] [--seed S]
+// pnpm bench [--size 160m|1g|2g] [--runs N] [--only collect,parse,analyze,dedup,scaling,rows,fleet,hostile] [--seed S]
 // Generates (or reuses) three corpora of size/16, size/4 and size under bench/.work/ (plus, for
 // `rows`, one log of ten million `{}` lines and, for `fleet`, fifty 20 MiB corpora and one of
 // their total size), runs each benchmark against its baseline interleaved, prints a table with
@@ -16,7 +16,7 @@ import { ROOT } from './lib/packages.mjs';
 import * as Sections from './lib/sections.mjs';
 import { evaluateTargets, printReport } from './lib/report.mjs';
 
-const ALL = ['collect', 'parse', 'analyze', 'dedup', 'scaling', 'rows', 'fleet'];
+const ALL = ['collect', 'parse', 'analyze', 'dedup', 'scaling', 'rows', 'fleet', 'hostile'];
 /** The row-count extreme: lines of `{}` in one event log. */
 const ROWS = 10_000_000;
 /** The fleet: this many archives of this size, against one archive of their total size. */
@@ -77,6 +77,7 @@ async function main() {
   await section('dedup', () => Sections.dedupSection(o.runs));
   await section('rows', () => Sections.rowsSection(manyRowsCorpus(ROWS), o.runs));
   await section('fleet', () => Sections.fleetSection(fleetCorpora(FLEET.count, FLEET.size), corpusOf(FLEET.count * FLEET.size, o.seed), o.runs));
+  await section('hostile', () => Sections.hostileSection(o.runs));
   await section('scaling', () => {
     const known = { collect: {}, parse: {}, bare: {}, analyze: {} };
     if (results.collect?.collect) known.collect[main16.label] = results.collect.collect;

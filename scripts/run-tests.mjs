@@ -1,15 +1,17 @@
-// `npm test`: set up, then lint, type-check and run every test; closes with `N passed, N failed`.
+// `npm test`: set up, then lint, type-check and run every test; closes with `N passed, N failed, N skipped`.
 import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, ensureInstalled, pnpm } from './setup.mjs';
+import { closingLine, countsOf } from './test-summary.mjs';
 
 if (ensureInstalled() !== 0 || build() !== 0) {
-  console.log('0 passed, 1 failed');
+  console.log(closingLine({ passed: 0, failed: 1, skipped: 0 }));
   process.exit(1);
 }
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 for (const [name, args] of [
   ['lint', ['exec', 'biome', 'check', '.']],
   ['typecheck', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']],
@@ -25,16 +27,16 @@ const extra = process.argv.slice(2);
 const code = pnpm(['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extra]);
 try {
   const r = JSON.parse(readFileSync(report, 'utf8'));
-  passed += r.numPassedTests;
-  failed += r.numFailedTests;
   // A suite that fails to load has no tests to count; it still fails the run.
-  const brokenSuites = r.testResults.filter((s) => s.status === 'failed' && s.assertionResults.length === 0).length;
-  failed += brokenSuites;
+  const c = countsOf(r);
+  passed += c.passed;
+  failed += c.failed;
+  skipped += c.skipped;
 } catch {
   failed += 1;
   console.error('vitest wrote no report: it did not run');
 }
 rmSync(dir, { recursive: true, force: true });
 if (code !== 0 && failed === 0) failed = 1;
-console.log(`${passed} passed, ${failed} failed`);
+console.log(closingLine({ passed, failed, skipped }));
 process.exit(failed === 0 ? 0 : 1);

@@ -16,10 +16,15 @@ function verdict(name, target, section, ratio, ok, note, cpuRatio) {
 export function evaluateTargets(r, main) {
   const t = [];
   t.push(verdict('collect time vs zip -r -6', '≤ 1.5x', r.collect, r.collect?.ratioZip, (x) => x <= 1.5, undefined, r.collect?.ratioZipCpu));
+  t.push(verdict('collect time vs sha256sum of the same files', '≤ 2x', r.collect, r.collect?.ratioSha, (x) => x <= 2, undefined, r.collect?.ratioShaCpu));
   const parseNote = r.parse?.parse?.label?.startsWith('readJsonLines') ? 'the events parser was not registered: readJsonLines alone was measured' : undefined;
   t.push(verdict('parse throughput vs bare JSON.parse loop', '≥ 0.8x', r.parse, r.parse?.ratio, (x) => x >= 0.8, parseNote, r.parse?.ratioCpu));
   t.push(verdict('analyze end to end throughput vs bare JSON.parse loop', '≥ 0.33x (aim 0.5x)', r.analyze, r.analyze?.ratioBare, (x) => x >= 0.33, r.analyze?.ratioParse ? `vs the events parser alone ${fx(r.analyze.ratioParse.median)}` : undefined, r.analyze?.ratioBareCpu));
   t.push(verdict('dedup 1M rows (100k one text) vs sort', '≤ 2x', r.dedup, r.dedup?.ratio, (x) => x <= 2));
+  const h = r.hostile;
+  if (!h) t.push({ name: 'honest 10 GiB zip bomb through analyze', target: 'reported, peak RSS < 512 MiB', met: null, value: 'not run (--only)' });
+  else if (h.unavailable) t.push({ name: 'honest 10 GiB zip bomb through analyze', target: 'reported, peak RSS < 512 MiB', met: null, value: `not available yet: ${h.unavailable}` });
+  else t.push({ name: 'honest 10 GiB zip bomb through analyze', target: 'reported, peak RSS < 512 MiB', met: h.reported && h.bomb.rss.median < 512 * MiB, value: `${h.reported ? 'reported' : 'NOT reported'}, ${fmtMiB(h.bomb.rss.median)} in ${fmtMs(h.bomb.ms.median)}` });
   const sc = r.scaling;
   const bare = sc?.bare;
   const bareNote = Array.isArray(bare) ? `the bare JSON.parse loop over the same files: ${fmtMiB(bare[0].rss.median)} → ${fmtMiB(bare.at(-1).rss.median)}` : undefined;
@@ -88,10 +93,12 @@ export function printReport(rep) {
   const r = rep.results;
   const rows = [['command', 'wall time', 'CPU time', 'peak RSS', 'notes']];
   if (r.collect) {
-    rows.push(sideRow('collect', r.collect.unavailable ? r.collect : r.collect.collect));
+    const size = (s) => (s?.archiveBytes ? `archive ${fmtMiB(s.archiveBytes)}; ` : '');
+    rows.push(sideRow('collect', r.collect.unavailable ? r.collect : r.collect.collect, r.collect.unavailable ? '' : size(r.collect.collect).replace(/; $/, '')));
     if (!r.collect.unavailable) {
-      rows.push(sideRow('  zip -r -6', r.collect.zip, r.collect.ratioZip ? `collect/zip ${fx(r.collect.ratioZip.median)} (CPU ${fx(r.collect.ratioZipCpu.median)})` : ''));
-      rows.push(sideRow('  sha256sum every file', r.collect.sha, r.collect.ratioZipSha ? `collect/(zip + sha256sum) ${fx(r.collect.ratioZipSha.median)} (CPU ${fx(r.collect.ratioZipShaCpu.median)})` : ''));
+      rows.push(sideRow('  zip -r -6', r.collect.zip, r.collect.ratioZip ? `${size(r.collect.zip)}collect/zip ${fx(r.collect.ratioZip.median)} (CPU ${fx(r.collect.ratioZipCpu.median)})` : ''));
+      const sha = r.collect.ratioSha ? `collect/sha256sum ${fx(r.collect.ratioSha.median)} (CPU ${fx(r.collect.ratioShaCpu.median)}); ` : '';
+      rows.push(sideRow('  sha256sum every file', r.collect.sha, r.collect.ratioZipSha ? `${sha}collect/(zip + sha256sum) ${fx(r.collect.ratioZipSha.median)} (CPU ${fx(r.collect.ratioZipShaCpu.median)})` : ''));
     }
   }
   if (r.parse) {
@@ -120,6 +127,7 @@ export function printReport(rep) {
     rows.push(sideRow('dedupRows', d.unavailable ? d : d.dedup, d.dedup ? `${d.rows} rows, ${d.shared} share one text, ${d.dropped} dropped` : ''));
     if (d.sort) rows.push(sideRow('  sort by timestamp', d.sort, d.ratio ? `dedup/sort ${fx(d.ratio.median)}` : ''));
   }
+  if (r.hostile && !r.hostile.unavailable) rows.push(sideRow('analyze bomb-honest.zip', r.hostile.bomb, `10 GiB member, ${r.hostile.reported ? 'reported' : 'NOT reported'} as failing its integrity check`));
   table(rows);
   if (r.scaling) {
     console.log('\nscaling (median time, peak RSS, time per MiB):');

@@ -30,7 +30,8 @@ const pairRatio = (as, bs, fa, fb) => summary(as.map((a, i) => fa(a) / fb(bs[i])
 function side(list) {
   if (!Array.isArray(list)) return list;
   const cpu = list[0].cpuMs !== undefined ? { cpu: stat(list, (r) => r.cpuMs) } : {};
-  return { ms: stat(list, (r) => r.ms), ...cpu, rss: stat(list, (r) => r.rss), bytes: list[0].bytes, rows: list[0].rows, label: list[0].label };
+  const archive = list[0].archiveBytes !== undefined ? { archiveBytes: list[0].archiveBytes } : {};
+  return { ms: stat(list, (r) => r.ms), ...cpu, rss: stat(list, (r) => r.rss), bytes: list[0].bytes, rows: list[0].rows, label: list[0].label, ...archive };
 }
 
 export async function collectSection(corpus, runs) {
@@ -41,6 +42,12 @@ export async function collectSection(corpus, runs) {
   if (Array.isArray(r.baselines.zip)) {
     res.ratioZip = pairRatio(r.measured, r.baselines.zip, (a) => a.ms, (b) => b.ms);
     res.ratioZipCpu = pairRatio(r.measured, r.baselines.zip, (a) => a.cpuMs, (b) => b.cpuMs);
+  }
+  // Collection at hashing speed (issue 23): collect against sha256sum alone, the floor of any
+  // collector that hashes what it reads.
+  if (Array.isArray(r.baselines.sha)) {
+    res.ratioSha = pairRatio(r.measured, r.baselines.sha, (a) => a.ms, (b) => b.ms);
+    res.ratioShaCpu = pairRatio(r.measured, r.baselines.sha, (a) => a.cpuMs, (b) => b.cpuMs);
   }
   if (Array.isArray(r.baselines.zip) && Array.isArray(r.baselines.sha)) {
     // zip then sha256sum, as separate passes: the work collect does in one read.
@@ -118,6 +125,13 @@ export async function fleetSection(fleet, one, runs) {
     res.ratioCpu = pairRatio(r.measured, r.baselines.one, (a) => a.cpuMs, (b) => b.cpuMs);
   }
   return res;
+}
+
+/** The honest 10 GiB zip bomb through analyze: time and peak RSS (no baseline: the bound is the target). */
+export async function hostileSection(runs) {
+  const r = await interleaved(runs, () => C.runBombHonest(), {});
+  if (r.unavailable) return { unavailable: r.unavailable };
+  return { bomb: side(r.measured), reported: r.measured.every((m) => m.reported) };
 }
 
 export async function dedupSection(runs, rows = 1_000_000, shared = 100_000) {

@@ -124,7 +124,8 @@ describe('integrity', () => {
     expect(integ.missing.map((p: { archive_path: string }) => p.archive_path)).toEqual(['homes/sean/.fake/history.json']);
     expect(integ.extra.map((p: { archive_path: string }) => p.archive_path)).toEqual(['homes/sean/.fake/planted.jsonl']);
     expect(readFileSync(join(out, 'timeline.jsonl'), 'utf8')).not.toContain('tampered');
-    expect(warns.join('\n')).toMatch(/mismatch: .*not parsed/);
+    expect(warns.join('\n')).toMatch(/: mismatch homes\/sean\/\.fake\/store\.jsonl: expected .*not parsed/);
+    expect(warns.join('\n')).toContain(': missing homes/sean/.fake/history.json: the manifest lists');
     const agent = inv.homes[0].agents[0];
     expect(agent.not_parsed.map((x: { file: string }) => x.file)).toEqual(['homes/sean/.fake/store.jsonl', 'homes/sean/.fake/history.json']);
   });

@@ -6,13 +6,14 @@ import { givenUpStores, type Input, parseableRows, type Unit } from './artifacts
 import { type DedupRecord, dedupRows } from './dedup.js';
 import { AnalyzeError } from './errors.js';
 import { FactStore, sessionKey } from './facts.js';
-import { assembleIntegrity, type CredentialScanLimits, credentialLimits, credentialNotice, type MemberRead, readFails } from './integrity.js';
+import { assembleIntegrity, type CredentialScanLimits, credentialLimits, credentialNotice, type MemberRead } from './integrity.js';
 import { type CollectionEntry, InventoryBuilder } from './inventory.js';
 import { type JobOutcome, JobEnv, type JobSetup, type UnitOutcome } from './job.js';
 import { writeOutputs, type OutputPaths } from './outputs.js';
 import { type ParsePlan, planParse, unitIdentity } from './plan.js';
 import { InlinePool, type ParsePool, WorkerPool } from './pool.js';
 import { DEFAULT_RUN_LIMITS, RecordStore, type RunLimits } from './record-store.js';
+import { secondaryKeys } from './secondary-keys.js';
 import { type CollectionSource, type MemberAccess, openDirectorySource } from './source.js';
 import { buildSummary, type SummaryEntry } from './summary.js';
 import { openZipSource } from './zip-source.js';
@@ -133,7 +134,8 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     });
     for (const [i, input] of inputs.entries()) {
       const r = integrity[i];
-      for (const p of [...r.mismatched, ...r.missing, ...r.unreadable]) ev.warn?.(`${input.src.label}: ${p.problem}: ${p.detail}; not parsed`);
+      // Each line names its member, so the list --strict points at says which files failed.
+      for (const p of [...r.mismatched, ...r.missing, ...r.unreadable]) ev.warn?.(`${input.src.label}: ${p.problem} ${p.archive_path}: ${p.detail}; not parsed`);
       for (const p of r.extra) ev.warn?.(`${input.src.label}: extra: ${p.detail}`);
       const notice = credentialNotice(r.credentials);
       if (notice) ev.warn?.(`${input.src.label}: ${notice}`);
@@ -141,7 +143,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     const intact = integrity.every((r) => r.ok);
     if (opts.strict && !intact) {
       const bad = integrity.reduce((n, r) => n + r.mismatched.length + r.missing.length + r.extra.length + r.unreadable.length, 0) + inputs.reduce((n, i) => n + i.src.problems.length, 0);
-      throw new AnalyzeError(`--strict: expected every member to match the manifest, found ${bad} ${bad === 1 ? 'problem' : 'problems'} (listed above); no output was written. Re-collect, or run without --strict to analyze what is intact`);
+      throw new AnalyzeError(`--strict: expected every member to match the manifest, found ${bad} ${bad === 1 ? 'problem' : 'problems'} (listed above, each with its member); no output was written. Re-collect, or run without --strict to analyze what is intact`);
     }
     const failedMember = (input: number, name: string) => integrity[input].failed.has(name);
     const sawFailed = [...parse.outcomes.values()].some((o) => o.observed.some((n) => failedMember(parse.plan.units[o.index].input.index, n)));
@@ -289,20 +291,9 @@ async function parseAll(plan: ParsePlan, inputs: Input[], opts: AnalyzeOptions, 
   const jobsById = new Map([...plan.first, ...plan.second].map((j) => [j.id, j]));
   try {
     await pool.run(plan.first, onChunk, onDone);
+    const keys = secondaryKeys(plan, outcomes, reads);
     if (plan.second.length > 0) {
-      // The secondary rows' keys, from members that passed their check, for the primary rows.
-      const keys = new Set<string>();
-      const shapes = new Set<string>();
-      for (const j of plan.first) {
-        const read = reads.get(`${j.input}\0${j.row.archive_path}`);
-        if (read && readFails(j.row, read)) continue;
-        for (const ju of j.units) {
-          const o = outcomes.get(ju.index)!;
-          for (const k of o.keys) keys.add(k);
-          for (const s of o.shapes) shapes.add(s);
-        }
-      }
-      pool.setKeys([...keys], [...shapes]);
+      pool.setKeys(keys);
       await pool.run(plan.second, onChunk, onDone);
     }
   } catch (e) {

@@ -271,13 +271,13 @@ describe('dedupRows: what a repeat may and may not join', () => {
     expect(dedupRows([orig, rep]).get(rep.ord)).toEqual({ kept: orig.ord, paired: orig.ord });
   });
 
-  it('100,000 repeats of one text stay O(n log n)', () => {
+  // Its speed (O(n log n), not one scan per repeat) is the bench's: pnpm bench --only dedup.
+  it('100,000 repeats of one text all pair with the one primary row', () => {
     const rows: DedupRecord[] = [{ ord: 0, key: 'continue', session: 'S', time: 0, file: 'ev', secondary: false, toleranceSeconds: 0 }];
     for (let i = 1; i <= 100_000; i++) rows.push({ ord: i, key: 'continue', session: 'S', time: i * 10, file: 'db', secondary: true, toleranceSeconds: 3600, repeat: i > 1 });
-    const started = Date.now();
     const d = dedupRows(rows);
     expect(d.size).toBe(100_000);
     expect(d.get(50_000)).toEqual({ kept: 0, paired: 1 });
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(d.get(100_000)).toEqual({ kept: 0, paired: 1 });
   });
 });

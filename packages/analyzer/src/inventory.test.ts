@@ -1,6 +1,6 @@
 import type { ManifestRow } from '@aitrail/collector';
 import { describe, expect, it } from 'vitest';
-import { credentialTotals, InventoryBuilder } from './inventory.js';
+import { credentialTotals, InventoryBuilder, tempFolderUid } from './inventory.js';
 
 const row = (user: string, agent: string, rel: string): ManifestRow => ({ user, agent, rel, archive_path: `homes/${user}/${rel}`, home: `/home/${user}`, scope: 'home', status: 'collected', secret: false }) as ManifestRow;
 
@@ -59,5 +59,20 @@ describe('InventoryBuilder orphan SQLite sidecars', () => {
       { file: 'homes/sean/.copilot/session-store.db-shm', line: null, parser: 'analyzer', message: 'a SQLite -shm without its database (.copilot/session-store.db was not collected): the rows it holds cannot be read; collect the database with it' },
     ]);
     expect(warnings('ana')).toEqual([]);
+  });
+});
+
+describe('InventoryBuilder system scope', () => {
+  it('lists system rows as the host system scope, with the uid a temp folder names, never as a nameless home', () => {
+    const inv = new InventoryBuilder();
+    const sys = (path: string): ManifestRow => ({ user: '', home: '', agent: 'claude-code', scope: 'system', rel: path.slice(1), source_path: path, archive_path: `system${path}`, status: 'collected', secret: false, size: 3, bytes_read: 3 }) as ManifestRow;
+    inv.addManifest('h', [row('sean', 'claude-code', '.claude/history.jsonl'), sys('/tmp/claude-1000/-srv-proj/s1/scratch.txt'), sys('/private/tmp/claude-501/x'), sys('/etc/claude-code/managed-settings.json')], () => undefined);
+    const homes = inv.finish([]);
+    expect(homes.map((h) => [h.user, h.home])).toEqual([['sean', '/home/sean']]);
+    expect(inv.system()).toEqual([{ host: 'h', agents: [expect.objectContaining({ agent: 'claude-code', artifacts: 3, temp_folder_uids: [501, 1000] })] }]);
+  });
+
+  it('reads a uid only from a per-user temp folder name', () => {
+    expect(['/tmp/claude-1000/a', '/private/tmp/claude-501', '/var/tmp/x-7/y', '/tmp/claude-abc/a', '/tmp/a/claude-1000/b', '/etc/claude-1000/x'].map(tempFolderUid)).toEqual([1000, 501, 7, undefined, undefined, undefined]);
   });
 });

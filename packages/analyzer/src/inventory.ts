@@ -53,6 +53,24 @@ export interface HomeInventory {
   agents: AgentInventory[];
 }
 
+/**
+ * The host's own files (inventory.json `system[]`): manifest rows of system scope, which belong
+ * to no home (their `user` is ''), such as `/etc/claude-code/**` or `/tmp/claude-<uid>/**`.
+ */
+export interface SystemInventory {
+  host: string;
+  agents: (AgentInventory & {
+    /** Uids named by the temp folders the files came from (`/tmp/claude-1000/` → 1000). */
+    temp_folder_uids: number[];
+  })[];
+}
+
+/** The uid a per-user temp folder's name gives (`/tmp/claude-1000/...`, `/private/tmp/...`), if any. */
+export function tempFolderUid(sourcePath: string): number | undefined {
+  const m = /^\/(?:private\/)?(?:var\/)?tmp\/[^/]*?-(\d{1,10})(?:\/|$)/.exec(sourcePath);
+  return m ? Number(m[1]) : undefined;
+}
+
 /** What inventory.json says about one input. */
 export interface CollectionEntry {
   input: string;
@@ -76,6 +94,7 @@ const MAX_UNKNOWN_WARNINGS = 200;
 
 interface AgentAcc extends AgentInventory {
   home: string;
+  uids: Set<number>;
   mcp: McpCollector;
   unknownWarned: Set<string>;
   projectSet: Set<string>;
@@ -98,7 +117,7 @@ export class InventoryBuilder {
     if (!h.home && home) h.home = home;
     let a = h.agents.get(agent);
     if (!a) {
-      a = { agent, artifacts: 0, bytes: 0, parsed_artifacts: 0, manifest_status: {}, rows: 0, sessions: 0, synced_sessions: 0, projects: [], scratch_directories: [], secret_files: [], not_parsed: [], parse_warnings: [], parse_warnings_total: 0, credential_scanned_files: 0, credential_findings: [], credential_findings_total: 0, credential_findings_truncated: 0, unknown_records: Object.create(null) as Record<string, Record<string, number>>, mcp_servers: [], home: '', mcp: new McpCollector(), unknownWarned: new Set(), projectSet: new Set(), scratchSet: new Set(), roots: new Set() };
+      a = { agent, artifacts: 0, bytes: 0, parsed_artifacts: 0, manifest_status: {}, rows: 0, sessions: 0, synced_sessions: 0, projects: [], scratch_directories: [], secret_files: [], not_parsed: [], parse_warnings: [], parse_warnings_total: 0, credential_scanned_files: 0, credential_findings: [], credential_findings_total: 0, credential_findings_truncated: 0, unknown_records: Object.create(null) as Record<string, Record<string, number>>, mcp_servers: [], home: '', uids: new Set(), mcp: new McpCollector(), unknownWarned: new Set(), projectSet: new Set(), scratchSet: new Set(), roots: new Set() };
       h.agents.set(agent, a);
     }
     if (!a.home && home && home !== '') a.home = home;
@@ -123,6 +142,8 @@ export class InventoryBuilder {
           a.bytes += r.bytes_read ?? r.size ?? 0;
         }
         if (r.secret) a.secret_files.push({ path: r.source_path, size: r.size, sha256: r.sha256 });
+        const uid = r.scope === 'system' ? tempFolderUid(r.source_path) : undefined;
+        if (uid !== undefined) a.uids.add(uid);
         if (r.scope === 'home') {
           const roots = catalogRoots(agent) ?? [guessRoot(r.rel)];
           for (const root of roots) if (root) a.roots.add(root);
@@ -181,6 +202,13 @@ export class InventoryBuilder {
     (scratch ? a.scratchSet : a.projectSet).add(path);
   }
 
+  private systemScope: SystemInventory[] = [];
+
+  /** The system-scope entries, once {@link finish} has run (they are not among its homes). */
+  system(): SystemInventory[] {
+    return this.systemScope;
+  }
+
   /** Finish with the sessions: counts, and projects split from scratch directories. */
   finish(sessions: SessionRecord[]): HomeInventory[] {
     for (const s of sessions) {
@@ -193,8 +221,9 @@ export class InventoryBuilder {
       for (const p of s.project_paths) if (p !== s.scratch_directory) a.projectSet.add(p);
     }
     const out: HomeInventory[] = [];
+    this.systemScope = [];
     for (const h of [...this.homes.values()].sort((x, y) => cmp(x.host, y.host) || cmp(x.user, y.user))) {
-      const agents: AgentInventory[] = [];
+      const agents: (AgentInventory & { temp_folder_uids: number[] })[] = [];
       for (const a of [...h.agents.values()].sort((x, y) => cmp(x.agent, y.agent))) {
         const home = a.home || h.home;
         // A directory inside the agent's own catalog roots is the agent's, whoever used it; one
@@ -207,15 +236,17 @@ export class InventoryBuilder {
         a.credential_findings.push(...a.mcp.findings);
         a.credential_findings_total += a.mcp.findings.length;
         a.credential_findings.sort((x, y) => cmp(x.file, y.file));
-        const { home: _h, projectSet, scratchSet, roots: _r, mcp: _m, unknownWarned: _u, unknown_records, ...rest } = a;
+        const { home: _h, projectSet, scratchSet, roots: _r, mcp: _m, unknownWarned: _u, unknown_records, uids, ...rest } = a;
         const unknown: Record<string, Record<string, number>> = {};
         for (const p of Object.keys(unknown_records).sort()) {
           unknown[p] = Object.create(null) as Record<string, number>;
           for (const k of Object.keys(unknown_records[p]).sort()) unknown[p][k] = unknown_records[p][k];
         }
-        agents.push({ ...rest, unknown_records: unknown, mcp_servers: servers, projects: [...projectSet].sort(), scratch_directories: [...scratchSet].sort() });
+        agents.push({ ...rest, unknown_records: unknown, mcp_servers: servers, projects: [...projectSet].sort(), scratch_directories: [...scratchSet].sort(), temp_folder_uids: [...uids].sort((x, y) => x - y) });
       }
-      out.push({ host: h.host, user: h.user, home: h.home, agents });
+      // Rows of no home (user '') are the host's system scope: listed apart, never as a nameless home.
+      if (h.user === '') this.systemScope.push({ host: h.host, agents });
+      else out.push({ host: h.host, user: h.user, home: h.home, agents: agents.map(({ temp_folder_uids: _u, ...a }) => a) });
     }
     return out;
   }
@@ -277,7 +308,7 @@ export function insideRoots(path: string, home: string, roots: Iterable<string>)
 }
 
 /** Inventory totals of the credential scan, over every home and agent. */
-export function credentialTotals(homes: HomeInventory[]): { credential_scanned_files: number; credential_findings: number } {
+export function credentialTotals(homes: { agents: AgentInventory[] }[]): { credential_scanned_files: number; credential_findings: number } {
   const t = { credential_scanned_files: 0, credential_findings: 0 };
   for (const h of homes) {
     for (const a of h.agents) {

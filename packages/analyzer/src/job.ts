@@ -4,6 +4,7 @@ import type { ParseContext, Parser, Row } from '@aitrail/parsers';
 import { makeArtifact } from './artifacts.js';
 import { AnalyzeError } from './errors.js';
 import { MemberDigest, type MemberRead } from './integrity.js';
+import { PrefixIndex, type PrefixState, prefixKey, truncatedPrefix } from './prefix-keys.js';
 import { RecordWriter, unitText } from './record.js';
 import type { TimelineRow } from './row.js';
 import type { MemberAccess } from './source.js';
@@ -76,15 +77,32 @@ export interface Job {
 /** A dedup record as a job sends it: [ord, key, session, time, repeat]. */
 export type WireRecord = [number, string, string, number | null, 0 | 1];
 
+/**
+ * A secondary row tagged `truncated` with a prefix (prefix-keys.ts): its record, at `record` in
+ * the unit's records, carries the prefix key. Whether that key is taken depends on the rows of
+ * every secondary unit before it ({@link PrefixIndex.accept}), so the analyzer decides, in plan
+ * order; when it is not, the record takes the row's exact key and its shape instead.
+ */
+export type WireCut = [record: number, turn: string, length: number, exactKey: string, shape: string];
+
+/** What the secondary phase tells the primary one: exact keys, their (turn type, text length) shapes, the prefix index. */
+export interface SecondaryKeys {
+  keys: string[];
+  shapes: string[];
+  prefixes: PrefixState;
+}
+
 /** What one unit left for the analyzer. */
 export interface UnitOutcome {
   index: number;
   rows: number;
   calls: RecordedCall[];
   records: WireRecord[];
-  /** A secondary unit's dedup keys and (turn type, text length) shapes. */
+  /** A secondary unit's dedup keys and (turn type, text length) shapes (its cut rows' aside). */
   keys: string[];
   shapes: string[];
+  /** A secondary unit's truncated rows, in row order. */
+  cuts: WireCut[];
   /** Other members the parser used (siblings, SQLite sidecars): their integrity matters too. */
   observed: string[];
 }
@@ -105,9 +123,17 @@ export class JobEnv {
   private readonly access = new Map<number, Promise<MemberAccess>>();
   private readonly indexes = new Map<number, Map<string, ManifestRow>>();
   private readonly sidecarSets = new Map<number, Set<string>>();
-  /** Keys and shapes of the secondary rows, for the primary phase. */
+  /** Keys, shapes and prefixes of the secondary rows, for the primary phase. */
   keys = new Set<string>();
   shapes = new Set<string>();
+  prefixes = new PrefixIndex();
+
+  /** Take what the secondary phase found. */
+  setKeys(k: SecondaryKeys): void {
+    this.keys = new Set(k.keys);
+    this.shapes = new Set(k.shapes);
+    this.prefixes = PrefixIndex.from(k.prefixes);
+  }
 
   constructor(
     readonly setup: JobSetup,
@@ -240,7 +266,7 @@ async function runUnit(job: Job, ju: JobUnit, env: JobEnv, access: MemberAccess,
   const calls: RecordedCall[] = [];
   const ctx = { options: { includeThinking: env.setup.includeThinking } } as ParseContext;
   for (const m of RECORDED_CALLS) (ctx as unknown as Record<string, unknown>)[m] = (...args: unknown[]) => calls.push([m, args.map(snapshot)]);
-  const out: UnitOutcome = { index: ju.index, rows: 0, calls, records: [], keys: [], shapes: [], observed: [] };
+  const out: UnitOutcome = { index: ju.index, rows: 0, calls, records: [], keys: [], shapes: [], cuts: [], observed: [] };
   const observed = new Set<string>();
   const keys = new Set<string>();
   const shapes = new Set<string>();
@@ -290,15 +316,26 @@ async function runUnit(job: Job, ju: JobUnit, env: JobEnv, access: MemberAccess,
     env.check();
     const row = enrich(r);
     if (dedupOn) {
+      const rec = (k: string): WireRecord => [row.ord, k, row.session_id, row.timestamp_utc === '' ? null : Date.parse(row.timestamp_utc), ju.secondary && row.tag === 'repeat' ? 1 : 0];
+      const exactKey = () => createHash('sha1').update(JSON.stringify([row.host, row.user, row.agent, row.turn_type, row.text])).digest('base64');
       // Hash a primary row's key only when a secondary row has the same turn type and length.
       const shape = `${row.turn_type}\0${row.text.length}`;
-      if (ju.secondary || env.shapes.has(shape)) {
-        const k = createHash('sha1').update(JSON.stringify([row.host, row.user, row.agent, row.turn_type, row.text])).digest('base64');
-        if (ju.secondary) {
-          keys.add(k);
-          shapes.add(shape);
+      // A cut copy (tag truncated) is keyed by the text before its marker; a primary row that
+      // begins with such a prefix gets that key too (docs/formats.md, the prefix rule).
+      const prefix = ju.secondary && row.tag === 'truncated' ? truncatedPrefix(row.text) : undefined;
+      if (prefix !== undefined) {
+        out.cuts.push([out.records.length, row.turn_type, prefix.length, exactKey(), shape]);
+        out.records.push(rec(prefixKey(row.host, row.user, row.agent, row.turn_type, prefix)));
+      } else {
+        if (!ju.secondary) for (const k of env.prefixes.match(row.host, row.user, row.agent, row.turn_type, row.text)) out.records.push(rec(k));
+        if (ju.secondary || env.shapes.has(shape)) {
+          const k = exactKey();
+          if (ju.secondary) {
+            keys.add(k);
+            shapes.add(shape);
+          }
+          if (ju.secondary || env.keys.has(k)) out.records.push(rec(k));
         }
-        if (ju.secondary || env.keys.has(k)) out.records.push([row.ord, k, row.session_id, row.timestamp_utc === '' ? null : Date.parse(row.timestamp_utc), ju.secondary && row.tag === 'repeat' ? 1 : 0]);
       }
     }
     writer.add(row, text);

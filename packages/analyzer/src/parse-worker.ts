@@ -4,14 +4,14 @@
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { type AgentPlugin, builtInPlugins } from '@aitrail/parsers';
-import { type Job, JobEnv, type JobSetup, runJob } from './job.js';
+import { type Job, JobEnv, type JobSetup, runJob, type SecondaryKeys } from './job.js';
 import { openMembers } from './zip-source.js';
 
 /** Chunks in flight to the main thread before the worker waits. */
 const MAX_IN_FLIGHT = 4;
 
 /** Messages from the pool to a worker. */
-export type ToWorker = { type: 'job'; job: Job } | { type: 'keys'; keys: string[]; shapes: string[] } | { type: 'ack' } | { type: 'close' };
+export type ToWorker = { type: 'job'; job: Job } | { type: 'keys'; keys: SecondaryKeys } | { type: 'ack' } | { type: 'close' };
 
 /** Messages from a worker to the pool. */
 export type FromWorker =
@@ -45,8 +45,7 @@ port.on('message', (m: ToWorker) => {
     wake = null;
     w?.();
   } else if (m.type === 'keys') {
-    env.keys = new Set(m.keys);
-    env.shapes = new Set(m.shapes);
+    env.setKeys(m.keys);
   } else if (m.type === 'job') {
     runJob(m.job, env, sink).then(
       (outcome) => {

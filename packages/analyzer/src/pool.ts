@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads';
-import { type ChunkSink, type Job, type JobEnv, type JobOutcome, type JobSetup, runJob } from './job.js';
+import { type ChunkSink, type Job, type JobEnv, type JobOutcome, type JobSetup, runJob, type SecondaryKeys } from './job.js';
 import type { FromWorker, ToWorker } from './parse-worker.js';
 
 /** Runs parse jobs, on worker threads or inline; chunks and outcomes are handed over in order per job. */
 export interface ParsePool {
-  /** The secondary rows' dedup keys and shapes, for the jobs run after this. */
-  setKeys(keys: string[], shapes: string[]): void;
+  /** The secondary rows' dedup keys, shapes and prefixes, for the jobs run after this. */
+  setKeys(keys: SecondaryKeys): void;
   /** Run every job; `onDone` sees a job's outcome after all its chunks went to `onChunk`. */
   run(jobs: Job[], onChunk: ChunkSink, onDone: (o: JobOutcome) => void): Promise<void>;
   close(): Promise<void>;
@@ -15,9 +15,8 @@ export interface ParsePool {
 export class InlinePool implements ParsePool {
   constructor(private readonly env: JobEnv) {}
 
-  setKeys(keys: string[], shapes: string[]): void {
-    this.env.keys = new Set(keys);
-    this.env.shapes = new Set(shapes);
+  setKeys(keys: SecondaryKeys): void {
+    this.env.setKeys(keys);
   }
 
   async run(jobs: Job[], onChunk: ChunkSink, onDone: (o: JobOutcome) => void): Promise<void> {
@@ -64,8 +63,8 @@ export class WorkerPool implements ParsePool {
     return new WorkerPool(workers, check, signal);
   }
 
-  setKeys(keys: string[], shapes: string[]): void {
-    for (const w of this.workers) w.postMessage({ type: 'keys', keys, shapes } satisfies ToWorker);
+  setKeys(keys: SecondaryKeys): void {
+    for (const w of this.workers) w.postMessage({ type: 'keys', keys } satisfies ToWorker);
   }
 
   run(jobs: Job[], onChunk: ChunkSink, onDone: (o: JobOutcome) => void): Promise<void> {

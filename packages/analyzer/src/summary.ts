@@ -46,7 +46,7 @@ export function formatSummary(entries: SummaryEntry[], out: string, totals?: Sum
   const lines: string[] = [];
   if (entries.length === 0) lines.push('No agent activity found.');
   for (const e of entries) {
-    lines.push(`${e.host} / ${e.user} / ${e.agent}: ${n(e.sessions, 'session')}, ${n(e.prompts, 'prompt')}, ${n(e.tool_calls, 'tool call')}, ${n(e.permission_decisions, 'permission decision')}`);
+    lines.push(`${e.host} / ${e.user || '(system)'} / ${e.agent}: ${n(e.sessions, 'session')}, ${n(e.prompts, 'prompt')}, ${n(e.tool_calls, 'tool call')}, ${n(e.permission_decisions, 'permission decision')}`);
     lines.push(`  models: ${e.models.length ? e.models.join(', ') : '-'}`);
     lines.push(`  activity: ${e.first_activity || '-'} .. ${e.last_activity || '-'}`);
   }

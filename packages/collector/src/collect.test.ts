@@ -129,12 +129,26 @@ describe('collect', () => {
     mkdirSync(sys);
     writeFileSync(join(sys, 'policy.json'), '{}');
     const { catalog } = parseCatalog('demo.yaml', `agent: demo\nname: Demo\ncollect: [".demo/**"]\nsystem: [${JSON.stringify(`${sys}/**`)}]\n`);
-    const s = await collect({ homes: [home], out: join(sys, 'own.zip'), full: false, secrets: 'collect', dryRun: false, catalogs: [catalog], platform: 'linux', currentHome: '/x' });
+    const s = await collect({ homes: [home], system: true, out: join(sys, 'own.zip'), full: false, secrets: 'collect', dryRun: false, catalogs: [catalog], platform: 'linux', currentHome: '/x' });
     const r = await openArchive(s.out!);
     const { manifest } = await readCollection(r);
     r.close();
     expect(manifest.filter((m) => m.rel.includes('own.zip'))).toEqual([]);
     expect(manifest.filter((m) => m.scope === 'system').map((m) => m.status)).toEqual(['collected']);
+  });
+  it('takes the system paths with named homes only when asked (--system), and says so otherwise', async () => {
+    const home = makeHome();
+    const sys = join(home, '..', 'sys');
+    mkdirSync(sys);
+    writeFileSync(join(sys, 'policy.json'), '{}');
+    const { catalog } = parseCatalog('demo.yaml', `agent: demo\nname: Demo\ncollect: [".demo/**"]\nsystem: [${JSON.stringify(`${sys}/**`)}]\n`);
+    const base = { homes: [home], out: '', full: false, secrets: 'collect' as const, dryRun: true, catalogs: [catalog], platform: 'linux' as const, currentHome: '/x' };
+    const named = await collect(base);
+    expect(named.rows!.filter((r) => r.scope === 'system')).toEqual([]);
+    expect(named.notes).toContain('system paths of demo not collected: --home names the homes to collect; add --system to collect this host\'s system paths too');
+    const asked = await collect({ ...base, system: true });
+    expect(asked.rows!.filter((r) => r.scope === 'system').map((r) => [r.source_path, r.user, r.home])).toEqual([[join(sys, 'policy.json'), '', '']]);
+    expect(asked.notes.filter((n) => n.startsWith('system paths'))).toEqual([]);
   });
   it('walks the real /private/etc for macOS system globs (/etc is a link there)', () => {
     const g = ['/etc/github-copilot/managed-settings.json', '/etc/github-copilot/policy.d/**', '/opt/x'];

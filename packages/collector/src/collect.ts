@@ -102,7 +102,7 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
     }
     try {
       await mkdir(path.dirname(path.resolve(opts.out)), { recursive: true });
-      writer = await ZipWriter.create(opts.out);
+      writer = await ZipWriter.create(opts.out, opts.compression ?? 'fast');
     } catch (err) {
       throw new CollectUsageError(`cannot create ${opts.out}.partial (${(err as Error).message}); check --out`);
     }
@@ -129,10 +129,14 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
       }
       await run.endBatch();
     }
+    const takeSystem = !opts.homes?.length || Boolean(opts.root) || opts.system === true;
+    const withSystem = catalogs.filter((c) => systemGlobs(c.system, layout).length > 0);
+    if (!takeSystem && withSystem.length > 0) {
+      run.note(`system paths of ${withSystem.map((c) => c.agent).join(', ')} not collected: --home names the homes to collect; add --system to collect this host's system paths too`);
+    }
     run.beginBatch();
-    for (const catalog of catalogs) {
+    for (const catalog of takeSystem ? withSystem : []) {
       const globs = systemGlobs(catalog.system, layout);
-      if (globs.length === 0) continue;
       const win = layout === 'win32';
       const base = {
         user: '',
@@ -186,6 +190,8 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
       layout,
       homes: summary.homes,
       notes: run.notes,
+      compression: writer.compressionInfo(),
+      system_paths: takeSystem,
       ...(opts.root ? { root: path.resolve(opts.root), collector_os: { platform, release: os.release(), arch: os.arch() } } : {}),
     };
     writer.addBuffer(Buffer.from(`${JSON.stringify(info, null, 2)}\n`, 'utf8'), 'collection.json', ended.getTime());

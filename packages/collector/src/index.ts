@@ -39,6 +39,7 @@ export {
 } from './archive-reader.js';
 export { type MemberMismatch, sha256File, type VerifyReport, verifyArchive } from './verify.js';
 export { collect, defaultOutName, layoutOf, listDir } from './collect.js';
+export { COMPRESSION_LEVEL, COMPRESSIONS, type Compression } from './zip-writer.js';
 export {
   type CollectEvents,
   type CollectOptions,

@@ -1,6 +1,7 @@
 import type { Catalog } from './catalog.js';
 import type { Layout } from './homes.js';
 import type { ManifestRow } from './types.js';
+import type { Compression } from './zip-writer.js';
 
 /** What `--secrets` does with a file matched by a secret glob. */
 export type SecretsMode = 'collect' | 'hash' | 'skip';
@@ -11,6 +12,12 @@ export interface CollectOptions {
   homes?: string[];
   /** A mounted image whose homes are discovered with the same rules (`--root`). */
   root?: string;
+  /**
+   * Also walk the catalogs' system paths (`/etc/...`, `/tmp/claude-*`) when `homes` names the
+   * homes (`--system`). A whole-machine or `--root` collection always walks them; a run that
+   * names its homes otherwise collects those homes only, not the host it runs on.
+   */
+  system?: boolean;
   /** Only these catalog agents (`--agent`); all when absent or empty. */
   agents?: string[];
   /** The archive to write (`<out>.partial` until complete). */
@@ -18,6 +25,8 @@ export interface CollectOptions {
   /** Collect excluded directories too. */
   full: boolean;
   secrets: SecretsMode;
+  /** How members are compressed (`--compression`); default `fast`. */
+  compression?: Compression;
   /** Walk and list, read nothing, write nothing. */
   dryRun: boolean;
   catalogs: Catalog[];

@@ -87,7 +87,7 @@ export async function readRegularFile(
     // Read at most the size seen at open: a file that grows as fast as it is read would never end.
     if (atOpen.size === 0n) tap.end();
     else {
-      const source = fh.createReadStream({ start: 0, end: Number(atOpen.size) - 1, autoClose: false, highWaterMark: 256 * 1024 });
+      const source = fh.createReadStream({ start: 0, end: Number(atOpen.size) - 1, autoClose: false, highWaterMark: 1 << 20 });
       source.on('error', (err: NodeJS.ErrnoException) => {
         // Keep what was read (the archive must stay consistent); the row says where it stopped.
         readError = `read error after ${bytesRead} bytes (${err.code ?? err.message}); the archived copy holds the bytes read`;

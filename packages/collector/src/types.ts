@@ -69,4 +69,11 @@ export interface CollectionInfo {
   root?: string;
   /** With --root: the machine that ran the collector (os then describes the image's layout). */
   collector_os?: { platform: string; release: string; arch: string };
+  /**
+   * How members were compressed (`--compression`): the choice, its deflate level (0: none), and
+   * the rule that stores a member whose first chunk does not shrink. Absent in older archives.
+   */
+  compression?: { choice: string; level: number; chunk_bytes: number; store_above: number; stored_members: number; deflated_members: number };
+  /** Whether the host's system paths were walked (a run naming its homes skips them unless --system). */
+  system_paths?: boolean;
 }

@@ -72,6 +72,22 @@ describe('pnpm pack of @aitrail/parsers', () => {
     expect(orphans).toEqual([]);
   });
 
+  it('ships only modules its entry point imports (a helper only tests use stays out)', () => {
+    const js = new Set(entries.filter((e) => /^package\/dist\/.*\.js$/.test(e)));
+    const reached = new Set<string>();
+    const todo = ['package/dist/index.js'];
+    while (todo.length > 0) {
+      const f = todo.pop()!;
+      if (reached.has(f) || !js.has(f)) continue;
+      reached.add(f);
+      const text = run('tar', ['xzf', tarball, '-O', f], work);
+      for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) todo.push(`package/${join(dirname(f.slice('package/'.length)), m[1])}`);
+    }
+    // A module of types only compiles to `export {};`: its declarations are what ships.
+    const typesOnly = (f: string) => run('tar', ['xzf', tarball, '-O', f], work).replace(/\/\/.*$/gm, '').trim() === 'export {};';
+    expect([...js].filter((f) => !reached.has(f) && !typesOnly(f))).toEqual([]);
+  });
+
   it('publishes a manifest with no workspace: ranges and no source-only export condition', () => {
     const text = JSON.stringify(manifest);
     expect(text).not.toMatch(/workspace:/);
@@ -148,5 +164,5 @@ describe('@aitrail/parsers installed from the tarball into an empty project', ()
       ['user', 'fix the test', '2026-10-01T09:00:00.000Z', 1, undefined],
       ['system', 'parser: unparseable line (cut line, no newline at end of file: invalid JSON): {"prompt":"and run', '', 3, 'bad_line'],
     ]);
-  });
+  }, 240_000); // tsc over the installed package: about a minute alone, several under load
 });

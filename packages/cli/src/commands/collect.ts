@@ -1,9 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
-import { type CollectSummary, CollectUsageError, collect, defaultOutName, type ManifestRow } from '@aitrail/collector';
+import { type CollectSummary, defaultOutName, type ManifestRow } from '@aitrail/collector';
 import { Command, Flags } from '@oclif/core';
 import { createProgress } from '../progress.js';
 import { catalogsWithPlugins, loadPluginsOrFail } from './analyze.js';
+import { collectionFlags, collectionOptions, collectOrExit } from './collection-flags.js';
 import { terminalText } from '../terminal-text.js';
 
 /** Bytes for people: 1.2 MB. */
@@ -49,22 +50,14 @@ export class CollectCommand extends Command {
     '<%= config.bin %> collect',
     '<%= config.bin %> collect --home /home/sean --out sean.zip',
     '<%= config.bin %> collect --root /mnt/image --secrets hash',
+    '<%= config.bin %> collect --home /home/sean --system --compression store',
     '<%= config.bin %> collect --dry-run',
   ];
   static override flags = {
-    home: Flags.string({ description: 'a home directory to collect (repeatable); default: every home on this machine', multiple: true }),
-    root: Flags.string({ description: 'a mounted disk image: find the homes inside it' }),
-    agent: Flags.string({ description: 'only this catalog agent (repeatable)', multiple: true }),
+    ...collectionFlags,
     out: Flags.string({ description: 'the archive to write, outside every home and project collected; default aitrail-<host>-<UTC time>.zip here' }),
-    full: Flags.boolean({ description: 'also collect the excluded directories (package caches, marketplace clones)' }),
-    secrets: Flags.string({
-      description: 'files matching a secret glob: collect and flag, hash only, or skip (metadata only)',
-      options: ['collect', 'hash', 'skip'],
-      default: 'collect',
-    }),
     'dry-run': Flags.boolean({ description: 'list what would be collected; read and write nothing' }),
     json: Flags.boolean({ description: 'print the summary as JSON on stdout' }),
-    catalog: Flags.string({ description: 'an extra catalog YAML file (repeatable)', multiple: true }),
     plugin: Flags.string({ description: 'a plugin package or path whose catalog is collected too (repeatable; also AITRAIL_PLUGINS)', multiple: true }),
   };
 
@@ -73,47 +66,24 @@ export class CollectCommand extends Command {
     const catalogs = catalogsWithPlugins(this, await loadPluginsOrFail(this, flags.plugin), flags.catalog);
     const out = path.resolve(flags.out ?? defaultOutName(os.hostname(), new Date()));
     const progress = createProgress({ label: 'collect' });
-    const ac = new AbortController();
-    let exitOnSignal = 130;
-    const onSignal = (sig: NodeJS.Signals) => {
-      exitOnSignal = sig === 'SIGTERM' ? 143 : 130;
-      ac.abort(new Error(`interrupted by ${sig}`));
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-    let summary: CollectSummary;
-    try {
-      summary = await collect(
-        {
-          homes: flags.home,
-          root: flags.root,
-          agents: flags.agent,
-          out,
-          full: flags.full,
-          secrets: flags.secrets as 'collect' | 'hash' | 'skip',
-          dryRun: flags['dry-run'],
-          catalogs,
-          env: process.env,
-          arguments: process.argv.slice(2),
-          toolVersion: this.config.version,
-          signal: ac.signal,
-        },
-        {
-          progress: (p) =>
-            progress.update({ phase: p.phase, user: p.user || '-', agent: p.agent || '-', files: p.files, bytes: humanBytes(p.bytes) }),
-          log: (line) => progress.log(line),
-        },
-      );
-    } catch (err) {
-      progress.stop();
-      // Messages may name target paths, whose names are the target's to choose.
-      if (err instanceof CollectUsageError) this.error(terminalText(err.message), { exit: 2 });
-      if (ac.signal.aborted) this.error(terminalText(`${(ac.signal.reason as Error).message}: ${out}.partial removed, no archive written`), { exit: exitOnSignal });
-      this.error(terminalText(`collect failed: ${(err as Error).message}; no archive was left behind`), { exit: 1 });
-    } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }
+    const summary = await collectOrExit(
+      this,
+      'collect',
+      {
+        ...collectionOptions(flags),
+        out,
+        dryRun: flags['dry-run'],
+        catalogs,
+        env: process.env,
+        arguments: process.argv.slice(2),
+        toolVersion: this.config.version,
+      },
+      {
+        progress: (p) => progress.update({ phase: p.phase, user: p.user || '-', agent: p.agent || '-', files: p.files, bytes: humanBytes(p.bytes) }),
+        log: (line) => progress.log(line),
+      },
+      () => progress.stop(),
+    );
     progress.stop();
     if (flags.json) {
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);

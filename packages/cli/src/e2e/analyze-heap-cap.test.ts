@@ -2,23 +2,28 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED, generate, REPO, runCli, stackTraceLines, tempDir } from './test-helpers/hostile-harness.js';
+import { sharedCollect } from './test-helpers/shared-run.js';
 
 // The analysis runs in a child process with a capped heap (analysis-host.ts), its parse on worker
-// threads under the same cap: a run that needs more
-// than the cap must stop with a message saying what happened and what to do, not a V8 dump.
+// threads under the same cap: a run that needs more than the cap must stop with a message saying
+// what happened and what to do, not a V8 dump.
+
+// The 64 MB line parsed whole at the default cap: hostile-parsers.test.ts (same shared collection).
 
 const T = tempDir('heap-cap');
-const zip = join(T, 'c.zip');
+let zip = '';
 // The long line beside the seed's home: several members, so the parse runs on worker threads.
-const zip2 = join(T, 'c2.zip');
+let zip2 = '';
 
 beforeAll(async () => {
   generate('homes');
   mkdirSync(join(T, 'tmp'));
-  const c = await runCli(['collect', '--home', join(GENERATED, 'homes/long-line'), '--agent', 'copilot-cli', '--out', zip], { timeoutMs: 120_000 });
-  expect(c.code, c.stderr.slice(-1500)).toBe(0);
-  const c2 = await runCli(['collect', '--home', join(GENERATED, 'homes/long-line'), '--home', join(REPO, 'fixtures/homes/seed-copilot'), '--agent', 'copilot-cli', '--out', zip2], { timeoutMs: 120_000 });
-  expect(c2.code, c2.stderr.slice(-1500)).toBe(0);
+  const c = await sharedCollect([join(GENERATED, 'homes/long-line')], ['--agent', 'copilot-cli']);
+  expect(c.run.code, c.run.stderr.slice(-1500)).toBe(0);
+  zip = c.zip;
+  const c2 = await sharedCollect([join(GENERATED, 'homes/long-line'), join(REPO, 'fixtures/homes/seed-copilot')], ['--agent', 'copilot-cli']);
+  expect(c2.run.code, c2.run.stderr.slice(-1500)).toBe(0);
+  zip2 = c2.zip;
 }, 300_000);
 afterAll(() => rmSync(T, { recursive: true, force: true }));
 
@@ -48,6 +53,24 @@ describe('the analysis heap cap', () => {
     expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
     expect(readdirSync(join(T, 'tmp2'))).toEqual([]);
   }, 180_000);
+
+  it('SIGTERM in the middle of the analysis: exit 143, its private temp folder removed, no output left', async () => {
+    const out = join(T, 'killed');
+    const tmp = join(T, 'tmp-killed');
+    mkdirSync(tmp);
+    let pid = 0;
+    const started = runCli(['analyze', zip, '--out', out], { env: { TMPDIR: tmp }, timeoutMs: 120_000, onSpawn: (p) => (pid = p) });
+    // The analysis has begun once its private temp folder exists (SQLite copies, spilled runs).
+    for (let i = 0; i < 600 && readdirSync(tmp).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(readdirSync(tmp).length, 'the analysis never created its temp folder').toBeGreaterThan(0);
+    process.kill(pid, 'SIGTERM');
+    const r = await started;
+    expect(r.timedOut).toBe(false);
+    expect(r.code, r.stderr.slice(-1500)).toBe(143);
+    expect(stackTraceLines(r.stderr)).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+  }, 150_000);
 
   it('a cap that is not a number is a usage error (exit 2)', async () => {
     const r = await runCli(['analyze', zip, '--out', join(T, 'out2')], { env: { AITRAIL_MAX_HEAP_MB: 'lots' } });

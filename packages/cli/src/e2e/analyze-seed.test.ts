@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestOf, readJsonl, REPO, runCli, stackTraceLines, unwrapOclif } from './test-helpers/hostile-harness.js';
+import { sharedAnalyze, sharedCollect } from './test-helpers/shared-run.js';
 
 // The seed fixture home, collected and analyzed by the built CLI: the timeline against the seed's
 // "Expected rows" paragraph, exactly six secondary rows dropped and four kept.
@@ -20,10 +21,13 @@ type R = Record<string, string | number | null>;
 const jsonl = (p: string): R[] => readJsonl<R>(p);
 
 let T: string;
+// The collection and its plain analysis are shared with other test files (shared-run.ts).
+let ZIP: string;
 beforeAll(async () => {
   T = mkdtempSync(join(tmpdir(), 'aitrail-e2e-seed-'));
-  const c = await runCli(['collect', '--home', HOME, '--out', join(T, 'c.zip')]);
-  expect(c.code, c.stderr).toBe(0);
+  const c = await sharedCollect([HOME]);
+  expect(c.run.code, c.run.stderr).toBe(0);
+  ZIP = c.zip;
 }, 120_000);
 afterAll(() => rmSync(T, { recursive: true, force: true }));
 
@@ -32,8 +36,7 @@ describe('aitrail analyze on the seed collection', () => {
   let tl: R[];
   let out: string;
   beforeAll(async () => {
-    out = join(T, 'out');
-    run = await runCli(['analyze', join(T, 'c.zip'), '--out', out, '--json']);
+    ({ run, out } = await sharedAnalyze(ZIP, ['--json']));
     tl = jsonl(join(out, 'timeline.jsonl'));
   }, 120_000);
 
@@ -162,7 +165,7 @@ describe('aitrail analyze on the seed collection', () => {
     expect(inv.collections).toHaveLength(1);
     expect(inv.collections[0].integrity).toMatchObject({ ok: true, mismatched: [], missing: [], extra: [] });
     const agent = inv.homes[0].agents.find((a: { agent: string }) => a.agent === 'copilot-cli');
-    const m = await manifestOf(join(T, 'c.zip'));
+    const m = await manifestOf(ZIP);
     const secrets = m.rows.filter((r) => r.secret);
     expect(secrets.length).toBeGreaterThan(0);
     expect(agent.secret_files).toEqual(secrets.map((r) => ({ path: r.source_path, size: r.size, sha256: r.sha256 })));
@@ -175,8 +178,8 @@ describe('aitrail analyze options on the seed collection', () => {
   it('--no-dedup keeps every row; --include-thinking adds the reasoning row', async () => {
     const a = join(T, 'dedup');
     const b = join(T, 'nodedup');
-    expect((await runCli(['analyze', join(T, 'c.zip'), '--out', a, '--include-thinking'])).code).toBe(0);
-    const r = await runCli(['analyze', join(T, 'c.zip'), '--out', b, '--no-dedup']);
+    expect((await runCli(['analyze', ZIP, '--out', a, '--include-thinking'])).code).toBe(0);
+    const r = await runCli(['analyze', ZIP, '--out', b, '--no-dedup']);
     expect(r.code, r.stderr).toBe(0);
     const withDedup = jsonl(join(a, 'timeline.jsonl'));
     const all = jsonl(join(b, 'timeline.jsonl'));
@@ -187,15 +190,15 @@ describe('aitrail analyze options on the seed collection', () => {
 
   it('an unpacked copy of the archive analyzes to the same timeline', async () => {
     const dir = join(T, 'unpacked');
-    const m = await manifestOf(join(T, 'c.zip'));
+    const m = await manifestOf(ZIP);
     for (const name of m.members) {
       mkdirSync(dirname(join(dir, name)), { recursive: true });
       writeFileSync(join(dir, name), await m.read(name));
     }
-    const r1 = await runCli(['analyze', join(T, 'c.zip'), '--out', join(T, 'z')]);
     const r2 = await runCli(['analyze', dir, '--out', join(T, 'd')]);
-    expect([r1.code, r2.code]).toEqual([0, 0]);
-    expect(readFileSync(join(T, 'd', 'timeline.csv'), 'utf8')).toBe(readFileSync(join(T, 'z', 'timeline.csv'), 'utf8'));
+    expect(r2.code, r2.stderr).toBe(0);
+    const zipped = await sharedAnalyze(ZIP, ['--json']);
+    expect(readFileSync(join(T, 'd', 'timeline.csv'), 'utf8')).toBe(readFileSync(join(zipped.out, 'timeline.csv'), 'utf8'));
   });
 
   it('a corrupted member is reported and not parsed; --strict exits non-zero with no output', async () => {
@@ -203,13 +206,15 @@ describe('aitrail analyze options on the seed collection', () => {
     writeFileSync(join(dir, HIST), '{"commandHistory":["tampered"]}');
     const r = await runCli(['analyze', dir, '--out', join(T, 'bad')]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`mismatch: expected`);
+    expect(unwrapOclif(r.stderr)).toContain(`mismatch ${HIST}: expected`);
     expect(readFileSync(join(T, 'bad', 'timeline.jsonl'), 'utf8')).not.toContain('tampered');
     const inv = JSON.parse(readFileSync(join(T, 'bad', 'inventory.json'), 'utf8'));
     expect(inv.collections[0].integrity.mismatched.map((x: { archive_path: string }) => x.archive_path)).toEqual([HIST]);
     const s = await runCli(['analyze', dir, '--out', join(T, 'strict'), '--strict']);
     expect(s.code).toBe(2);
-    expect(unwrapOclif(s.stderr)).toContain('--strict: expected every member to match the manifest, found 1');
+    // The list --strict points at names the file.
+    expect(unwrapOclif(s.stderr)).toContain(`mismatch ${HIST}: expected`);
+    expect(unwrapOclif(s.stderr)).toContain('--strict: expected every member to match the manifest, found 1 problem (listed above, each with its member)');
     expect(stackTraceLines(s.stderr)).toEqual([]);
     expect(() => readFileSync(join(T, 'strict', 'timeline.csv'))).toThrow();
   });
@@ -220,7 +225,7 @@ describe('aitrail analyze options on the seed collection', () => {
     const r = await runCli(['analyze', z, '--out', join(T, 'str')]);
     expect(r.code, r.stderr).toBe(0);
     const cols = (x: R) => [x.timestamp_utc, x.session_id, x.project_path, x.git_branch, x.model, x.turn_type, x.tool_name, x.tool_use_id, x.text, x.source_line];
-    const plain = jsonl(join(T, 'out', 'timeline.jsonl')).filter((x) => x.source_file === EVENTS);
+    const plain = jsonl(join((await sharedAnalyze(ZIP, ['--json'])).out, 'timeline.jsonl')).filter((x) => x.source_file === EVENTS);
     const str = jsonl(join(T, 'str', 'timeline.jsonl'));
     expect(str.every((x) => String(x.source_file).endsWith(`${SID}/events.jsonl`))).toBe(true);
     expect(str.map(cols)).toEqual(plain.map(cols));

@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED, generate, listTree, manifestOf, REPO, runCli, snapshotTree, stackTraceLines, tempDir } from './test-helpers/hostile-harness.js';
@@ -374,6 +374,28 @@ describe('aitrail collect while files change under it', () => {
       expect(run.code, run.stderr).toBe(143);
       expect(stackTraceLines(run.stderr)).toEqual([]);
       expect(readdirSync(join(T, 'out'))).toEqual([]);
+    } finally {
+      rmSync(T, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('scan stops on SIGTERM while collecting too: exit 143, no collection.zip.partial left, so the next scan may run', async () => {
+    const T = tempDir('scan-sigterm');
+    mkdirSync(join(T, 'sean/.copilot/logs'), { recursive: true });
+    execFileSync('truncate', ['-s', '3G', join(T, 'sean/.copilot/logs/process-1790845199000-8.log')]);
+    const out = join(T, 'out');
+    try {
+      let pid = 0;
+      const started = runCli(['scan', '--home', join(T, 'sean'), '--agent', 'copilot-cli', '--out', out], { timeoutMs: 60_000, onSpawn: (p) => (pid = p) });
+      for (let i = 0; i < 200 && !(existsSync(out) && readdirSync(out).some((n) => n.endsWith('.partial'))); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(readdirSync(out)).toEqual(['collection.zip.partial']);
+      process.kill(pid, 'SIGTERM');
+      const run = await started;
+      expect(run.timedOut).toBe(false);
+      expect(run.code, run.stderr).toBe(143);
+      expect(run.stderr).toContain('interrupted by SIGTERM');
+      expect(stackTraceLines(run.stderr)).toEqual([]);
+      expect(readdirSync(out)).toEqual([]);
     } finally {
       rmSync(T, { recursive: true, force: true });
     }

@@ -75,7 +75,7 @@ export interface CliOptions {
   env?: Record<string, string>;
   /** Kill the run after this long (a hang fails the test instead of stalling the suite). */
   timeoutMs?: number;
-  /** V8 heap cap: a memory blow-up dies with a heap error instead of passing. Default 512 MB. */
+  /** V8 heap cap: a memory blow-up dies with a heap error instead of passing. Default 512 MB; 0 sets none (the CLI's own defaults apply). */
   maxOldSpaceMb?: number;
   uid?: number;
   gid?: number;
@@ -89,7 +89,8 @@ const KEEP = 4 << 20;
 export function runCli(args: string[], o: CliOptions = {}): Promise<CliRun> {
   const started = Date.now();
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${o.maxOldSpaceMb ?? 512}`, BIN, ...args], {
+    const heap = o.maxOldSpaceMb === 0 ? [] : [`--max-old-space-size=${o.maxOldSpaceMb ?? 512}`];
+    const child = spawn(process.execPath, [...heap, BIN, ...args], {
       cwd: o.cwd ?? REPO,
       env: { ...process.env, NO_COLOR: '1', OCLIF_SKIP_NEW_VERSION_CHECK: 'true', TURBO_TELEMETRY_DISABLED: '1', ...o.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EVENT_HANDLERS, SKIPPED_TYPES } from './events-handlers.js';
-import { stringifyEventLine } from './events-stringify.js';
+import { stringifyEventLine } from './test-helpers/events-stringify.js';
 import { runEvents } from './test-helpers/events-run.js';
 
 // For any mix of valid (the seed fixture's lines), stringified, truncated, garbage and

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Row } from '../../sdk/types.js';
 import { copilotEventsParser } from './events-parser.js';
-import { stringifyEventLine } from './events-stringify.js';
+import { stringifyEventLine } from './test-helpers/events-stringify.js';
 import { type EventsRun, runEvents } from './test-helpers/events-run.js';
 
 // Property tests over the events parser, beyond its author's: any mix of valid lines (the seed

@@ -1,5 +1,5 @@
 import { parseEventLines } from '../events-parser.js';
-import { stringifyEventLine } from '../events-stringify.js';
+import { stringifyEventLine } from './events-stringify.js';
 import type { McpServerReport, ParseContext, Row, SessionFact } from '../../../sdk/types.js';
 
 /** Everything one parse reported: rows, facts, warnings and the lines deliberately skipped. */

@@ -1,4 +1,4 @@
-import { isObject } from '../../sdk/decode.js';
+import { isObject } from '../../../sdk/decode.js';
 
 /**
  * One events.jsonl line in seed 001's stringified encoding: every `data` value a string (numbers

@@ -87,6 +87,23 @@ describe('row records', () => {
     expect(timeKey('')[0]).toBe(Number.POSITIVE_INFINITY);
     expect(timeKey('+010000-01-01T00:00:00.000Z')[0]).toBe(Number.NEGATIVE_INFINITY);
   });
+  it('hold a text of several 1 Mi-unit pieces exactly: a surrogate pair across a piece boundary, lone surrogates, quotes', () => {
+    const P = 1 << 20;
+    // A pair whose high half is the last unit of the first piece; a lone high surrogate ending the
+    // second; quotes, commas, newlines and control characters throughout.
+    const filler = (n: number) => 'a"b,c\n\u0001é😀'.repeat(Math.ceil(n / 10)).slice(0, n);
+    let t = `${filler(P - 1)}\ud83d\ude00${filler(P - 3)}\ud800${filler(5000)}`;
+    if ((t.charCodeAt(P - 1) & 0xfc00) !== 0xd800) throw new Error('the pair must straddle the piece boundary');
+    t += '\udc00 end';
+    for (const quoted of [t, t.replace(/[",\n\r]/g, '-')]) {
+      const r: TimelineRow = { ...base, text: quoted, source_line: 3 };
+      const [{ chunk, off }] = roundTrip([r]);
+      const v = newRecordView();
+      readRecord(chunk, off, v);
+      expect(chunk.subarray(v.json[0], v.json[5]).equals(Buffer.from(jsonLine(r)))).toBe(true);
+      expect(chunk.subarray(v.csv[0], v.csv[5]).equals(Buffer.from(csvLine(TIMELINE_COLUMNS.map((c) => r[c] as string | number | null))))).toBe(true);
+    }
+  });
 });
 
 describe('utf8Length', () => {

@@ -63,8 +63,21 @@ function csv(s: string): string {
   return CSV_SPECIAL.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** Texts at least this long are written apart from the rest of their line. */
+/** Texts at least this long are written apart from the rest of their line, in pieces. */
 const LONG_TEXT = 4096;
+/** UTF-16 units of a long text escaped and written at a time. */
+const PIECE = 1 << 20;
+
+/**
+ * The end of the piece of `text` starting at `i`: at most {@link PIECE} units, never between
+ * the two halves of a surrogate pair, so each piece escapes and encodes as it would in the
+ * whole text (a lone surrogate stays lone).
+ */
+function pieceEnd(text: string, i: number): number {
+  const end = Math.min(text.length, i + PIECE);
+  if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) return end - 1;
+  return end;
+}
 
 const J = JSON.stringify;
 
@@ -198,12 +211,17 @@ export class RecordWriter {
     const jsonHead = `{"timestamp_utc":${jts}${u.jsonWho}${sid.j},"project_path":${pp.j}${JSON_MID}${gb.j}${j3}`;
     const csvHead = `${cts}${u.csvWho}${sid.c},${pp.c},${gb.c}${c3}`;
     const long = text.length >= LONG_TEXT;
-    const jt = J(text);
     const quoted = CSV_SPECIAL.test(text);
-    const ct = quoted && text.includes('"') ? text.replace(/"/g, '""') : text;
+    const doubled = quoted && text.includes('"');
+    // A long text is escaped piece by piece into the record (below): a whole escaped copy of a
+    // 64 MB text beside the text itself and the parser's line would not fit the capped heap.
+    const jt = long ? '' : J(text);
+    const ct = long ? '' : doubled ? text.replace(/"/g, '""') : text;
     const json = long ? '' : jsonHead + jt + j4;
     const csvText = long ? '' : quoted ? `${csvHead}"${ct}"${c4}` : csvHead + ct + c4;
-    this.ensure(HEADER + 3 * (meta.length + jsonHead.length + jt.length + j4.length + csvHead.length + ct.length + c4.length + 2));
+    // UTF-8 bytes at most: 3 per UTF-16 unit; escaped in JSON, 6 (`\u001f`); in CSV, 3 and 3 more per quote doubled.
+    const textBytes = long ? 6 * text.length + 2 + (doubled ? 6 : 3) * text.length : 3 * (jt.length + ct.length);
+    this.ensure(HEADER + 3 * (meta.length + jsonHead.length + j4.length + csvHead.length + c4.length + 2) + textBytes);
     const b = this.buf;
     const start = this.pos;
     if (ts === '') b.writeDoubleLE(Number.POSITIVE_INFINITY, start + O_HI);
@@ -228,7 +246,12 @@ export class RecordWriter {
     const jStart = p;
     if (long) {
       p += b.write(jsonHead, p);
-      p += b.write(jt, p);
+      b[p++] = 0x22;
+      for (let i = 0, e = 0; i < text.length; i = e) {
+        e = pieceEnd(text, i);
+        p += b.write(J(text.slice(i, e)).slice(1, -1), p);
+      }
+      b[p++] = 0x22;
       p += b.write(j4, p);
     } else p += b.write(json, p);
     const jp0 = 17 + (canonical ? 26 : utf8Length(jts)) + u.jsonWhoBytes + sid.jb + 16;
@@ -240,7 +263,11 @@ export class RecordWriter {
     if (long) {
       p += b.write(csvHead, p);
       if (quoted) b[p++] = 0x22;
-      p += b.write(ct, p);
+      for (let i = 0, e = 0; i < text.length; i = e) {
+        e = pieceEnd(text, i);
+        const piece = text.slice(i, e);
+        p += b.write(doubled ? piece.replace(/"/g, '""') : piece, p);
+      }
       if (quoted) b[p++] = 0x22;
       p += b.write(c4, p);
     } else p += b.write(csvText, p);

@@ -135,14 +135,23 @@ export async function runCursor(run: RunInfo, block: number): Promise<Cursor | n
     for (;;) {
       const have = buf.length - off;
       if (have >= 4 && have >= recordLength(buf, off)) return true;
-      const more = eof ? null : await nextBlock();
-      if (more === null) {
-        eof = true;
-        await fh.close().catch(() => {});
-        if (have > 0) throw new Error(`${run.path}: a run ends inside a record`);
-        return false;
-      }
-      buf = have === 0 ? more : Buffer.concat([buf.subarray(off), more]);
+      // The blocks of a record longer than a block are gathered and joined once: a join per
+      // block copies a 100 MB record hundreds of times.
+      const need = have >= 4 ? recordLength(buf, off) : 0;
+      const parts = have > 0 ? [buf.subarray(off)] : [];
+      let got = have;
+      do {
+        const more = eof ? null : await nextBlock();
+        if (more === null) {
+          eof = true;
+          await fh.close().catch(() => {});
+          if (got > 0) throw new Error(`${run.path}: a run ends inside a record`);
+          return false;
+        }
+        parts.push(more);
+        got += more.length;
+      } while (got < need);
+      buf = parts.length === 1 ? parts[0] : Buffer.concat(parts, got);
       off = 0;
     }
   };

@@ -14,6 +14,7 @@ import { DEFAULT_RUN_LIMITS, type RunLimits, RunSpiller, type TimelineRow } from
 import { openDirectorySource, type CollectionSource } from './source.js';
 import { buildSummary, type SummaryEntry } from './summary.js';
 import { openZipSource } from './zip-source.js';
+import { reportSinks } from './report/sinks.js';
 
 /** Options of {@link analyze}. */
 export interface AnalyzeOptions {
@@ -35,6 +36,8 @@ export interface AnalyzeOptions {
   tmpRoot?: string;
   /** Abort (Ctrl-C): the run stops, partial outputs and the temp folder are removed. */
   signal?: AbortSignal;
+  /** false: no timeline.sqlite, report.html or timeline.timesketch.jsonl (`--no-reports`). */
+  reports?: boolean;
 }
 
 /** Progress and problems as the analysis runs; the CLI prints them on stderr. */
@@ -220,7 +223,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       integrity: { ok: integrity[i].ok, checked: integrity[i].checked, mismatched: integrity[i].mismatched, missing: integrity[i].missing, extra: integrity[i].extra, unreadable: integrity[i].unreadable },
     }));
     ev.phase?.('writing', spiller.rows);
-    const written = await writeOutputs({ out, tmp, runs: spiller.runs, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check });
+    const written = await writeOutputs({ out, tmp, runs: spiller.runs, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check, sinks: opts.reports === false ? [] : reportSinks(out) });
     return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings };
   } finally {
     for (const s of sources) await s.close().catch(() => {});

@@ -8,6 +8,7 @@ import { CopyFilter } from './copies.js';
 import { type CollectionEntry, credentialTotals, type InventoryBuilder } from './inventory.js';
 import { mergeRuns, type TimelineRow } from './runs.js';
 import { SessionAccumulator, type SessionRecord } from './sessions.js';
+import type { DuplicateRecord, RowSink } from './report/sink.js';
 import type { KeptCounts } from './summary.js';
 import { WriteBehind } from './write-behind.js';
 
@@ -54,6 +55,8 @@ export interface WriteInput {
   onRow?: (n: number) => void;
   /** Throws to stop (an interrupt); called on every row. */
   check?: () => void;
+  /** Extra outputs fed each kept row in output order, then ended in this order (report/sink.ts). */
+  sinks?: RowSink[];
 }
 
 /**
@@ -85,6 +88,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   const droppedOrder: number[] = [];
   const copies = w.options.dedup ? new CopyFilter() : undefined;
   let rows = 0;
+  const sinks = w.sinks ?? [];
   try {
     await csv.write(CSV_BOM + csvLine(TIMELINE_COLUMNS));
     let csvBuf = '';
@@ -114,6 +118,10 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
         // not a project); rows of no session (standing grants) name projects directly.
         if (r.session_id === '' && r.project_path) w.inv.project(r.host, r.user, r.agent, r.project_path, r.tag === 'scratch_directory');
         countKept(kept, r);
+        for (const s of sinks) {
+          const p = s.row(r);
+          if (p) await p;
+        }
         // Each buffer is handed to its file (encoded off the heap) as soon as it is full, before
         // the other line is built: a 64 MB row is then never in the heap three times at once.
         // The writes go on behind (one in flight per file) while the next rows are built.
@@ -140,18 +148,23 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     await Promise.allSettled([csvOut.flush(), jsonOut.flush()]);
     await csv.abort();
     await jsonl.abort();
+    await abortSinks(sinks);
     throw e;
   }
 
   const dup = new AtomicFile(files.duplicates);
+  const dupRecs: DuplicateRecord[] = [];
   try {
     for (const ord of droppedOrder) {
       const d = w.drops.get(ord)!;
-      await dup.write(JSON.stringify({ dropped: held.get(ord), kept: held.get(d.kept) ?? null, paired_with: held.get(d.paired) ?? null }) + '\n');
+      const rec = { dropped: held.get(ord), kept: held.get(d.kept) ?? null, paired_with: held.get(d.paired) ?? null };
+      if (sinks.length) dupRecs.push(rec);
+      await dup.write(JSON.stringify(rec) + '\n');
     }
     await dup.commit();
   } catch (e) {
     await dup.abort();
+    await abortSinks(sinks);
     throw e;
   }
 
@@ -196,7 +209,19 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     outputs: { timeline_csv: 'timeline.csv', timeline_jsonl: 'timeline.jsonl', sessions: 'sessions.jsonl', duplicates: 'duplicates.jsonl' },
   };
   await writeFileAtomic(files.inventory, JSON.stringify(inventory, null, 2) + '\n');
+  for (let i = 0; i < sinks.length; i++) {
+    try {
+      await sinks[i].end({ out: w.out, sessions: recs, inventory, duplicates: dupRecs });
+    } catch (e) {
+      await abortSinks(sinks.slice(i));
+      throw e;
+    }
+  }
   return { files, sessions: recs, kept, rows, duplicates: droppedOrder.length, warnings };
+}
+
+async function abortSinks(sinks: RowSink[]): Promise<void> {
+  await Promise.allSettled(sinks.map((s) => s.abort()));
 }
 
 function countKept(kept: KeptCounts, r: TimelineRow): void {

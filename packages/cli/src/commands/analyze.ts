@@ -14,6 +14,7 @@ export const analyzeFlags = {
   dedup: Flags.boolean({ description: 'drop the copies secondary stores keep of primary rows (--no-dedup keeps everything)', default: true, allowNo: true }),
   strict: Flags.boolean({ description: 'stop with no output when any member fails the integrity check' }),
   json: Flags.boolean({ description: 'print the summary as JSON on stdout' }),
+  reports: Flags.boolean({ description: 'also write timeline.sqlite, report.html and timeline.timesketch.jsonl (--no-reports skips them)', default: true, allowNo: true }),
 };
 
 /** Load plugins or stop with a usage error (exit 2). */
@@ -37,7 +38,7 @@ export function catalogsWithPlugins(cmd: Command, plugins: LoadedPlugin[], files
 }
 
 /** Run the analysis with progress on stderr and the summary on stdout. */
-export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: string; 'include-thinking': boolean; dedup: boolean; strict: boolean; json: boolean }, plugins: LoadedPlugin[], catalogs: Catalog[]): Promise<AnalyzeResult> {
+export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: string; 'include-thinking': boolean; dedup: boolean; strict: boolean; json: boolean; reports: boolean }, plugins: LoadedPlugin[], catalogs: Catalog[]): Promise<AnalyzeResult> {
   let heapMb: number;
   try {
     heapMb = heapCapMb();
@@ -60,7 +61,7 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   try {
     // In a child process with a capped heap (AITRAIL_MAX_HEAP_MB): see analysis-host.ts.
     res = await analyzeInChild(
-      { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, catalogRoots: roots },
+      { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, reports: flags.reports, catalogRoots: roots },
       plugins,
       {
         phase: (name, total) => {

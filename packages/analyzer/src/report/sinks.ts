@@ -1,0 +1,14 @@
+import { HtmlReportSink } from './report.js';
+import type { RowSink } from './sink.js';
+import { SqliteSink } from './sqlite-writer.js';
+import { TimesketchSink } from './timesketch.js';
+
+/**
+ * The report outputs of a run, in the order they must end: timeline.sqlite first (it loads
+ * findings.jsonl, so a findings sink goes before all of these), then the Timesketch file, then
+ * report.html (it reads timeline.sqlite).
+ */
+export function reportSinks(out: string): RowSink[] {
+  const db = new SqliteSink(out);
+  return [db, new TimesketchSink(out), new HtmlReportSink(out)];
+}

@@ -84,8 +84,8 @@ export class TimelineView {
       args.push(f.from);
     }
     if (f.to) {
-      // A prefix bound covers everything that starts with it.
-      where.push('t.timestamp_utc <= ?');
+      // A prefix bound covers everything that starts with it; undated rows ('') are outside any range.
+      where.push(`t.timestamp_utc != '' AND t.timestamp_utc <= ?`);
       args.push(`${f.to}\uffff`);
     }
     const q = f.q ? ftsQuery(f.q) : '';

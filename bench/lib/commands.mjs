@@ -1,7 +1,7 @@
 // The measured commands and their baselines, each one child process, so time and peak RSS are
 // the program's own; a command that has not landed yet yields {unavailable: why}.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { measure } from './measure.mjs';
 import { CLI, ROOT } from './packages.mjs';
@@ -80,7 +80,7 @@ export async function runParse(corpus, mode) {
 }
 
 /** aitrail analyze of the corpus's collect archive (or, without one, its home directory). */
-export async function runAnalyze(corpus) {
+export async function runAnalyze(corpus, extra = []) {
   const has = cliHas('analyze');
   if (has !== true) return { unavailable: has };
   // The archive of this very corpus: made (untimed) when missing or older than the corpus.
@@ -90,11 +90,13 @@ export async function runAnalyze(corpus) {
   const input = existsSync(archive) && !(stale && cliHas('collect') !== true) ? archive : homeOf(corpus);
   const out = join(OUT, `analyze-${corpus.label}`);
   rmSync(out, { recursive: true, force: true });
-  const r = await measure('node', [CLI, 'analyze', input, '--out', out]);
+  const r = await measure('node', [CLI, 'analyze', input, '--out', out, ...extra]);
   if (r.code !== 0) return fail(`aitrail analyze ${input === homeOf(corpus) ? '<home dir>' : '<archive>'}`, r);
   const rows = countLines(join(out, 'timeline.jsonl'));
+  // Bytes of each output, for the reports section (what timeline.sqlite and report.html add).
+  const outputs = Object.fromEntries(readdirSync(out).map((f) => [f, statSync(join(out, f)).size]));
   rmSync(out, { recursive: true, force: true });
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes, rows, input: input === homeOf(corpus) ? 'home directory' : 'collect archive' };
+  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes, rows, outputs, input: input === homeOf(corpus) ? 'home directory' : 'collect archive' };
 }
 
 function countLines(path) {

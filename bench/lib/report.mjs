@@ -99,6 +99,14 @@ export function printReport(rep) {
     rows.push(sideRow('analyze end to end', a.unavailable ? a : a.analyze, a.analyze ? `${a.input}; ${a.analyze.rows ?? '?'} rows, ${Math.round(a.analyze.rowsPerSec.median)} rows/s` : ''));
     if (a.parse) rows.push(sideRow('  parse only', a.parse, a.ratio ? `analyze/parse throughput ${fx(a.ratio.median)} (CPU ${fx(a.ratioCpu.median)})` : ''));
   }
+  if (r.reports) {
+    const x = r.reports;
+    const o = x.outputs ?? {};
+    const base = ['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl'].reduce((n, f) => n + (o[f] ?? 0), 0);
+    const sizes = ['timeline.sqlite', 'timeline.timesketch.jsonl', 'report.html'].map((f) => `${f} ${fmtMiB(o[f] ?? 0)}`).join(', ');
+    rows.push(sideRow('analyze with reports', x.unavailable ? x : x.reports, x.reports ? `${sizes} (the other outputs ${fmtMiB(base)})` : ''));
+    if (x.bare) rows.push(sideRow('  analyze --no-reports', x.bare, x.ratio ? `with/without ${fx(x.ratio.median)} (CPU ${fx(x.ratioCpu.median)})` : ''));
+  }
   if (r.dedup) {
     const d = r.dedup;
     rows.push(sideRow('dedupRows', d.unavailable ? d : d.dedup, d.dedup ? `${d.rows} rows, ${d.shared} share one text, ${d.dropped} dropped` : ''));

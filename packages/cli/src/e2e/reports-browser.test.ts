@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, REPO, runCli, tempDir } from './test-helpers/hostile-harness.js';
@@ -71,6 +72,22 @@ function damage(page: Page) {
     scripts: document.scripts.length,
   }));
 }
+
+describe('the example queries of docs/formats.md', () => {
+  it('run on this output: the Bash call made under bypassPermissions is found', () => {
+    const md = readFileSync(join(REPO, 'docs/formats.md'), 'utf8');
+    const sql = md.split('```sql')[1].split('```')[0].replace(/--.*$/gm, '');
+    const db = new Database(join(out, 'timeline.sqlite'), { readonly: true });
+    try {
+      const results = sql.split(';').map((q) => q.trim()).filter(Boolean).map((q) => db.prepare(q).all() as Record<string, unknown>[]);
+      expect(results.length).toBe(4);
+      expect(results[1]).toEqual([expect.objectContaining({ tool_name: 'Bash', text: `echo '<svg onload="window.__pwned=1">' > /tmp/x.html`, permission_mode: 'permission mode: bypassPermissions' })]);
+      expect(results[2]).toEqual([expect.objectContaining({ agent: 'claude-code', project_path: '/srv/hostile', sessions: 1 })]);
+    } finally {
+      db.close();
+    }
+  });
+});
 
 describe('report.html from disk', () => {
   let w: Awaited<ReturnType<typeof watchedPage>>;

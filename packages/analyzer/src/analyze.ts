@@ -14,7 +14,7 @@ import { DEFAULT_RUN_LIMITS, type RunLimits, RunSpiller, type TimelineRow } from
 import { openDirectorySource, type CollectionSource } from './source.js';
 import { buildSummary, type SummaryEntry } from './summary.js';
 import { openZipSource } from './zip-source.js';
-import { reportSinks } from './report/sinks.js';
+import { removeStaleReports, reportSinks } from './report/sinks.js';
 
 /** Options of {@link analyze}. */
 export interface AnalyzeOptions {
@@ -224,6 +224,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     }));
     ev.phase?.('writing', spiller.rows);
     const written = await writeOutputs({ out, tmp, runs: spiller.runs, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check, sinks: opts.reports === false ? [] : reportSinks(out) });
+    if (opts.reports === false) await removeStaleReports(out);
     return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings };
   } finally {
     for (const s of sources) await s.close().catch(() => {});

@@ -171,7 +171,7 @@ function activityChart(points: { day: string; agent: string; n: number }[]): str
   const agents = [...new Set(points.map((p) => p.agent))];
   const perAgent = agents.map((a) => [a, points.filter((p) => p.agent === a).reduce((s, p) => s + p.n, 0), points.find((p) => p.agent === a)!.day, points.filter((p) => p.agent === a).at(-1)!.day]);
   return `<p class="note">Rows per ${byMonth ? 'month' : 'day'} (UTC), ${esc(keys[0])} to ${esc(keys[keys.length - 1])}; busiest: ${esc(max)} rows.</p>
-<svg role="img" aria-label="rows over time" width="${keys.length * w}" height="175" viewBox="0 0 ${keys.length * w} 175">${bars.join('')}<text x="0" y="172">${esc(keys[0])}</text><text x="${keys.length * w}" y="172" text-anchor="end">${esc(keys[keys.length - 1])}</text></svg>
+<svg role="img" aria-label="rows over time" width="${Math.max(80, keys.length * w)}" height="175" viewBox="0 0 ${Math.max(80, keys.length * w)} 175">${bars.join('')}<text x="0" y="172">${esc(keys[0])}</text>${keys.length > 4 ? `<text x="${keys.length * w}" y="172" text-anchor="end">${esc(keys[keys.length - 1])}</text>` : ''}</svg>
 ${table(['agent', 'dated rows', 'first day', 'last day'], perAgent)}`;
 }
 

@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { HtmlReportSink } from './report.js';
 import type { RowSink } from './sink.js';
 import { SqliteSink } from './sqlite-writer.js';
@@ -11,4 +13,12 @@ import { TimesketchSink } from './timesketch.js';
 export function reportSinks(out: string): RowSink[] {
   const db = new SqliteSink(out);
   return [db, new TimesketchSink(out), new HtmlReportSink(out)];
+}
+
+/** The report outputs' file names. */
+export const REPORT_FILES = ['timeline.sqlite', 'timeline.timesketch.jsonl', 'report.html'] as const;
+
+/** After a run without reports: remove report outputs an earlier run left, which would describe other data. */
+export async function removeStaleReports(out: string): Promise<void> {
+  await Promise.all(REPORT_FILES.map((f) => rm(join(out, f), { force: true })));
 }

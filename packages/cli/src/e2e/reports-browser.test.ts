@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -89,13 +89,27 @@ describe('the example queries of docs/formats.md', () => {
   });
 });
 
+describe('--no-reports', () => {
+  it('writes no report output and removes those an earlier run left', async () => {
+    const again = join(T, 'again');
+    cpSync(out, again, { recursive: true });
+    const r = await runCli(['analyze', join(T, 'c.zip'), '--out', again, '--no-reports'], { timeoutMs: 300_000, maxOldSpaceMb: 0 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(again).sort()).toEqual(['duplicates.jsonl', 'inventory.json', 'sessions.jsonl', 'timeline.csv', 'timeline.jsonl']);
+    expect(r.stdout).not.toContain('report.html');
+  });
+});
+
 describe('report.html from disk', () => {
   let w: Awaited<ReturnType<typeof watchedPage>>;
   const file = () => join(out, 'report.html');
   beforeAll(async () => {
     w = await watchedPage((url) => url.startsWith('file://'));
     await w.page.goto(`file://${file()}`);
-    if (SHOTS) await w.page.screenshot({ path: join(SHOTS, 'report-html.png') });
+    if (SHOTS) {
+      await w.page.screenshot({ path: join(SHOTS, 'report-html.png') });
+      await w.page.locator('.conv').first().screenshot({ path: join(SHOTS, 'report-conversation.png') });
+    }
     return () => w.ctx.close();
   });
 

@@ -11,3 +11,4 @@ export type { DuplicateRecord, RowSink, SinkEnd } from './report/sink.js';
 export { TIMELINE_DB_VERSION } from './report/sqlite-writer.js';
 export { timesketchEvent, timesketchTime, UNDATED_DESC } from './report/timesketch.js';
 export { ftsQuery, MAX_PAGE, type TimelineFilter, type TimelinePage, TimelineView, TimelineViewError, VIEW_TEXT } from './report/timeline-view.js';
+export { REPORT_FILES } from './report/sinks.js';

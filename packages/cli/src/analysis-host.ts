@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fork } from 'node:child_process';
 import type { AnalyzeEvents, AnalyzeOptions, AnalyzeResult } from '@aitrail/analyzer';
+import { REPORT_FILES } from '@aitrail/analyzer';
 import type { WorkerInput, WorkerMessage } from './analyze-worker.js';
 import type { LoadedPlugin } from './plugins.js';
 
@@ -39,7 +40,7 @@ export function heapCapMb(env: NodeJS.ProcessEnv = process.env, execArgv: readon
   return nodeHeapFlag(execArgv, env.NODE_OPTIONS ?? '') ?? DEFAULT_HEAP_MB;
 }
 
-const OUTPUT_NAMES = ['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl'];
+const OUTPUT_NAMES = ['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl', ...REPORT_FILES];
 
 /** A child killed at its heap cap runs no finally block: remove its partial outputs here. */
 async function removePartials(out: string, pid: number | undefined): Promise<void> {

@@ -1,7 +1,7 @@
 // The measured commands and their baselines, each one child process, so time and peak RSS are
 // the program's own; a command that has not landed yet yields {unavailable: why}.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { measure } from './measure.mjs';
 import { CLI, ROOT } from './packages.mjs';
@@ -110,8 +110,10 @@ export async function runAnalyzeInputs(inputs, label, opts = {}) {
   if (r.code !== 0) return fail(`aitrail analyze (${label})`, r);
   const rows = countLines(join(out, 'timeline.jsonl'));
   const outBytes = ['timeline.csv', 'timeline.jsonl'].reduce((n, f) => n + (existsSync(join(out, f)) ? statSync(join(out, f)).size : 0), 0);
+  // Bytes of each output, for the reports section (what timeline.sqlite and report.html add).
+  const outputs = Object.fromEntries(readdirSync(out).map((f) => [f, statSync(join(out, f)).size]));
   rmSync(out, { recursive: true, force: true });
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, tmpPeak: r.tmpPeak, rows, outBytes };
+  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, tmpPeak: r.tmpPeak, rows, outBytes, outputs };
 }
 
 /** aitrail analyze of the corpus's collect archive (or, without one, its home directory). */

@@ -122,6 +122,14 @@ export function printReport(rep) {
     rows.push(sideRow(`analyze ${f.archives ?? 50} archives at once`, f.unavailable ? f : f.fleet, f.fleet ? `${fmtMiB(f.bytes)} in all, ${f.fleet.rows ?? '?'} rows` : ''));
     if (f.one) rows.push(sideRow('  one archive, same size', f.one, f.ratio ? `fleet/one ${fx(f.ratio.median)} (CPU ${fx(f.ratioCpu.median)})` : ''));
   }
+  if (r.reports) {
+    const x = r.reports;
+    const o = x.outputs ?? {};
+    const base = ['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl'].reduce((n, f) => n + (o[f] ?? 0), 0);
+    const sizes = ['timeline.sqlite', 'timeline.timesketch.jsonl', 'report.html'].map((f) => `${f} ${fmtMiB(o[f] ?? 0)}`).join(', ');
+    rows.push(sideRow('analyze with reports', x.unavailable ? x : x.reports, x.reports ? `${sizes} (the other outputs ${fmtMiB(base)})` : ''));
+    if (x.bare) rows.push(sideRow('  analyze --no-reports', x.bare, x.ratio ? `with/without ${fx(x.ratio.median)} (CPU ${fx(x.ratioCpu.median)})` : ''));
+  }
   if (r.dedup) {
     const d = r.dedup;
     rows.push(sideRow('dedupRows', d.unavailable ? d : d.dedup, d.dedup ? `${d.rows} rows, ${d.shared} share one text, ${d.dropped} dropped` : ''));

@@ -127,6 +127,22 @@ export async function fleetSection(fleet, one, runs) {
   return res;
 }
 
+/**
+ * What the report outputs (timeline.sqlite, timeline.timesketch.jsonl, report.html) add to
+ * analyze: the default run against `--no-reports`, interleaved; times and output bytes.
+ */
+export async function reportsSection(corpus, runs) {
+  const r = await interleaved(runs, () => C.runAnalyze(corpus), { bare: () => C.runAnalyze(corpus, { args: ['--no-reports'] }) });
+  if (r.unavailable) return { unavailable: r.unavailable };
+  const res = { reports: side(r.measured), bare: side(r.baselines.bare), outputs: r.measured[0].outputs };
+  if (Array.isArray(r.baselines.bare)) {
+    // Time with reports / time without (lower is better; 1.0 would be free).
+    res.ratio = pairRatio(r.measured, r.baselines.bare, (a) => a.ms, (b) => b.ms);
+    res.ratioCpu = pairRatio(r.measured, r.baselines.bare, (a) => a.cpuMs, (b) => b.cpuMs);
+  }
+  return res;
+}
+
 /** The honest 10 GiB zip bomb through analyze: time and peak RSS (no baseline: the bound is the target). */
 export async function hostileSection(runs) {
   const r = await interleaved(runs, () => C.runBombHonest(), {});

@@ -17,6 +17,7 @@ import { secondaryKeys } from './secondary-keys.js';
 import { type CollectionSource, type MemberAccess, openDirectorySource } from './source.js';
 import { buildSummary, type SummaryEntry } from './summary.js';
 import { openZipSource } from './zip-source.js';
+import { removeStaleReports, reportSinks } from './report/sinks.js';
 
 export { AnalyzeError };
 
@@ -51,6 +52,8 @@ export interface AnalyzeOptions {
   tmpRoot?: string;
   /** Abort (Ctrl-C): the run stops, partial outputs and the temp folder are removed. */
   signal?: AbortSignal;
+  /** false: no timeline.sqlite, report.html or timeline.timesketch.jsonl (`--no-reports`). */
+  reports?: boolean;
 }
 
 /** Progress and problems as the analysis runs; the CLI prints them on stderr. */
@@ -209,7 +212,8 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       integrity: { ok: integrity[i].ok, checked: integrity[i].checked, mismatched: integrity[i].mismatched, missing: integrity[i].missing, extra: integrity[i].extra, unreadable: integrity[i].unreadable },
     }));
     ev.phase?.('writing', store.rows);
-    const written = await writeOutputs({ out, store, identities: plan.identities, skipped, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check });
+    const written = await writeOutputs({ out, store, identities: plan.identities, skipped, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check, sinks: opts.reports === false ? [] : reportSinks(out) });
+    if (opts.reports === false) await removeStaleReports(out);
     return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings };
   } finally {
     for (const s of sources) await s.close().catch(() => {});

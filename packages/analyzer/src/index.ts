@@ -7,3 +7,8 @@ export { checkIntegrity, type IntegrityResult } from './integrity.js';
 export { openDirectorySource, type CollectionSource } from './source.js';
 export { openZipSource } from './zip-source.js';
 export { globRoot } from './inventory.js';
+export type { DuplicateRecord, RowSink, SinkEnd } from './report/sink.js';
+export { TIMELINE_DB_VERSION } from './report/sqlite-writer.js';
+export { timesketchEvent, timesketchTime, UNDATED_DESC } from './report/timesketch.js';
+export { ftsQuery, MAX_PAGE, type TimelineFilter, type TimelinePage, TimelineView, TimelineViewError, VIEW_TEXT } from './report/timeline-view.js';
+export { REPORT_FILES } from './report/sinks.js';

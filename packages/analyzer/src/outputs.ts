@@ -13,6 +13,7 @@ import { ByteWriter } from './byte-writer.js';
 import type { RecordStore } from './record-store.js';
 import type { TimelineRow } from './row.js';
 import { SessionAccumulator, type SessionRecord } from './sessions.js';
+import type { DuplicateRecord, RowSink } from './report/sink.js';
 import type { KeptCounts } from './summary.js';
 
 /** Where the outputs were written. */
@@ -59,6 +60,8 @@ export interface WriteInput {
   onRow?: (n: number) => void;
   /** Throws to stop (an interrupt); called every few thousand rows. */
   check?: () => void;
+  /** Extra outputs fed each kept row in output order, then ended in this order (report/sink.ts). */
+  sinks?: RowSink[];
 }
 
 const J = JSON.stringify;
@@ -97,6 +100,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   let rows = 0;
   let seen = 0;
   const skipping = w.skipped.size > 0;
+  const sinks = w.sinks ?? [];
   try {
     await csv.write(CSV_BOM + csvLine(TIMELINE_COLUMNS));
     // Per unit (one artifact and parser): who its rows belong to, looked up once.
@@ -153,10 +157,14 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
       if (r.session_id === '' && r.project_path) w.inv.project(r.host, r.user, r.agent, r.project_path, r.tag === 'scratch_directory');
       u.kept ??= keptEntry(kept, r);
       countKept(u.kept, r);
-      if (same) return both(csvOut.put(b, v.csv[0], v.csv[5]), jsonOut.put(b, v.json[0], v.json[5]));
+      const fed = sinks.length > 0 ? feedSinks(sinks, sinkRow(b, v.json, same ? null : r.project_path, r.git_branch)) : undefined;
+      if (same) return both(fed, both(csvOut.put(b, v.csv[0], v.csv[5]), jsonOut.put(b, v.json[0], v.json[5])));
       return both(
-        seq(csvOut, b, v.csv, csvField(r.project_path), csvField(r.git_branch)),
-        seq(jsonOut, b, v.json, J(r.project_path), J(r.git_branch)),
+        fed,
+        both(
+          seq(csvOut, b, v.csv, csvField(r.project_path), csvField(r.git_branch)),
+          seq(jsonOut, b, v.json, J(r.project_path), J(r.git_branch)),
+        ),
       );
     });
     await csvOut.flush();
@@ -167,19 +175,23 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     await Promise.allSettled([csvOut.flush(), jsonOut.flush()]);
     await csv.abort();
     await jsonl.abort();
+    await abortSinks(sinks);
     throw e;
   }
 
   const dup = new AtomicFile(files.duplicates);
+  const dupRecs: DuplicateRecord[] = [];
   try {
     for (const ord of droppedOrder) {
       const d = w.drops.get(ord)!;
       // The same text as JSON.stringify of the three row objects: each is its timeline.jsonl line.
       await dup.write(`{"dropped":${held.get(ord)},"kept":${held.get(d.kept) ?? 'null'},"paired_with":${held.get(d.paired) ?? 'null'}}\n`);
+      if (sinks.length) dupRecs.push({ dropped: parseHeld(held.get(ord)) ?? undefined, kept: parseHeld(held.get(d.kept)), paired_with: parseHeld(held.get(d.paired)) });
     }
     await dup.commit();
   } catch (e) {
     await dup.abort();
+    await abortSinks(sinks);
     throw e;
   }
 
@@ -224,7 +236,42 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     outputs: { timeline_csv: 'timeline.csv', timeline_jsonl: 'timeline.jsonl', sessions: 'sessions.jsonl', duplicates: 'duplicates.jsonl' },
   };
   await writeFileAtomic(files.inventory, JSON.stringify(inventory, null, 2) + '\n');
+  for (let i = 0; i < sinks.length; i++) {
+    try {
+      await sinks[i].end({ out: w.out, sessions: recs, inventory, duplicates: dupRecs });
+    } catch (e) {
+      await abortSinks(sinks.slice(i));
+      throw e;
+    }
+  }
   return { files, sessions: recs, kept, rows, duplicates: droppedOrder.length, warnings };
+}
+
+async function abortSinks(sinks: RowSink[]): Promise<void> {
+  await Promise.allSettled(sinks.map((s) => s.abort()));
+}
+
+function parseHeld(line: string | undefined): Record<string, string | number | null> | null {
+  return line === undefined ? null : (JSON.parse(line) as Record<string, string | number | null>);
+}
+
+/**
+ * The full row a sink is given: its timeline.jsonl line parsed (the record view holds a row's text
+ * only for a few tags, and neither its tool use id nor its line), project and branch as filled.
+ */
+function sinkRow(b: Buffer, json: readonly number[], project: string | null, branch: string): TimelineRow {
+  const o = JSON.parse(heldLine(b, json, project, branch)) as TimelineRow;
+  if (o.tag === '') delete o.tag;
+  return o;
+}
+
+/** Each sink's row() in turn, waiting for one that returns a promise before the next. */
+function feedSinks(sinks: RowSink[], r: TimelineRow): Promise<void> | undefined {
+  for (let i = 0; i < sinks.length; i++) {
+    const p = sinks[i].row(r);
+    if (p) return sinks.slice(i + 1).reduce<Promise<void>>((chain, s) => chain.then(() => s.row(r) ?? undefined), p);
+  }
+  return undefined;
 }
 
 /** A row as the copy rule sees it in the last pass: its line's bytes stand for its content. */

@@ -17,6 +17,11 @@ describe('the closing summary', () => {
     ]);
   });
 
+  it('names the report outputs when they were written', () => {
+    const last = formatSummary([], '/o', { rows: 0, duplicates: 0, warnings: 0, integrityOk: true, reports: true }).split('\n').at(-1);
+    expect(last).toBe('Outputs in /o: timeline.csv, timeline.jsonl, sessions.jsonl, inventory.json, duplicates.jsonl, report.html, timeline.sqlite (aitrail serve), timeline.timesketch.jsonl');
+  });
+
   it('says so when nothing was found', () => {
     expect(formatSummary([], '/o').split('\n')[0]).toBe('No agent activity found.');
   });

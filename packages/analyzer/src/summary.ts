@@ -39,6 +39,8 @@ export interface SummaryTotals {
   duplicates: number;
   warnings: number;
   integrityOk: boolean;
+  /** The report outputs were written (not `--no-reports`). */
+  reports?: boolean;
 }
 
 /** The summary as lines for a terminal. */
@@ -51,7 +53,7 @@ export function formatSummary(entries: SummaryEntry[], out: string, totals?: Sum
     lines.push(`  activity: ${e.first_activity || '-'} .. ${e.last_activity || '-'}`);
   }
   if (totals) lines.push(`${totals.rows} timeline rows, ${totals.duplicates} duplicates dropped (duplicates.jsonl), ${totals.warnings} parse warnings; integrity ${totals.integrityOk ? 'ok' : 'FAILED for some members (inventory.json)'}`);
-  lines.push(`Outputs in ${out}: timeline.csv, timeline.jsonl, sessions.jsonl, inventory.json, duplicates.jsonl`);
+  lines.push(`Outputs in ${out}: timeline.csv, timeline.jsonl, sessions.jsonl, inventory.json, duplicates.jsonl${totals?.reports ? ', report.html, timeline.sqlite (aitrail serve), timeline.timesketch.jsonl' : ''}`);
   return lines.join('\n');
 }
 

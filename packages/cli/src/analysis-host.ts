@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fork } from 'node:child_process';
 import type { AnalyzeEvents, AnalyzeOptions, AnalyzeResult } from '@aitrail/analyzer';
+import { REPORT_FILES } from '@aitrail/analyzer';
 import type { WorkerInput, WorkerMessage } from './analyze-worker.js';
 import type { LoadedPlugin } from './plugins.js';
 
@@ -50,7 +51,7 @@ export function rowMemoryBytes(env: NodeJS.ProcessEnv = process.env): number | u
   return Number(v) * 1024 * 1024;
 }
 
-const OUTPUT_NAMES = ['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl'];
+const OUTPUT_NAMES = ['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl', ...REPORT_FILES];
 
 /** A child killed at its heap cap runs no finally block: remove its partial outputs here. */
 async function removePartials(out: string, pid: number | undefined): Promise<void> {

@@ -15,6 +15,7 @@ export const analyzeFlags = {
   strict: Flags.boolean({ description: 'stop with no output when any member fails the integrity check' }),
   json: Flags.boolean({ description: 'print the summary as JSON on stdout' }),
   jobs: Flags.integer({ description: 'parse on this many threads (default: the number of cores, fewer for a small input); the outputs are byte for byte the same whatever the number', min: 1 }),
+  reports: Flags.boolean({ description: 'also write timeline.sqlite, report.html and timeline.timesketch.jsonl (--no-reports skips them)', default: true, allowNo: true }),
 };
 
 /** Load plugins or stop with a usage error (exit 2). */
@@ -38,7 +39,7 @@ export function catalogsWithPlugins(cmd: Command, plugins: LoadedPlugin[], files
 }
 
 /** Run the analysis with progress on stderr and the summary on stdout. */
-export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: string; 'include-thinking': boolean; dedup: boolean; strict: boolean; json: boolean; jobs?: number }, plugins: LoadedPlugin[], catalogs: Catalog[]): Promise<AnalyzeResult> {
+export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: string; 'include-thinking': boolean; dedup: boolean; strict: boolean; json: boolean; jobs?: number; reports: boolean }, plugins: LoadedPlugin[], catalogs: Catalog[]): Promise<AnalyzeResult> {
   let heapMb: number;
   let rowBytes: number | undefined;
   try {
@@ -63,7 +64,7 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   try {
     // In a child process with a capped heap (AITRAIL_MAX_HEAP_MB): see analysis-host.ts.
     res = await analyzeInChild(
-      { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, catalogRoots: roots, jobs: flags.jobs ?? 'auto', ...(rowBytes === undefined ? {} : { runLimits: { memoryBytes: rowBytes } }) },
+      { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, reports: flags.reports, catalogRoots: roots, jobs: flags.jobs ?? 'auto', ...(rowBytes === undefined ? {} : { runLimits: { memoryBytes: rowBytes } }) },
       plugins,
       {
         phase: (name, total) => {
@@ -91,7 +92,7 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   if (!res.integrityOk) process.stderr.write('warning: some members failed the integrity check and were not parsed; see inventory.json collections[].integrity\n');
   if (flags.json) process.stdout.write(`${JSON.stringify({ out: res.out, integrity_ok: res.integrityOk, rows: res.rows, duplicates: res.duplicates, sessions: res.sessions, parse_warnings: res.warnings, summary: res.summary }, null, 2)}\n`);
   // The summary names hosts and files from the evidence (warnings go through progress.log, escaped there).
-  else process.stdout.write(`${terminalText(formatSummary(res.summary, res.out, { rows: res.rows, duplicates: res.duplicates, warnings: res.warnings, integrityOk: res.integrityOk }))}\n`);
+  else process.stdout.write(`${terminalText(formatSummary(res.summary, res.out, { rows: res.rows, duplicates: res.duplicates, warnings: res.warnings, integrityOk: res.integrityOk, reports: flags.reports }))}\n`);
   return res;
 }
 

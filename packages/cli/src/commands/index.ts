@@ -4,6 +4,7 @@ import { CatalogCommand } from './catalog.js';
 import { CollectCommand } from './collect.js';
 import { ParsersCommand } from './parsers.js';
 import { ScanCommand } from './scan.js';
+import { ServeCommand } from './serve.js';
 import { VerifyCommand } from './verify.js';
 
 /** The explicit command map oclif loads (package.json `oclif.commands`). */
@@ -13,5 +14,6 @@ export const COMMANDS: Record<string, Command.Class> = {
   collect: CollectCommand,
   parsers: ParsersCommand,
   scan: ScanCommand,
+  serve: ServeCommand,
   verify: VerifyCommand,
 };

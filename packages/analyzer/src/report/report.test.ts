@@ -1,0 +1,104 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { TimelineRow } from '../row.js';
+import { esc } from './html.js';
+import { SqliteSink } from './sqlite-writer.js';
+import { ftsQuery, TimelineView, TimelineViewError } from './timeline-view.js';
+import { timesketchEvent, timesketchTime } from './timesketch.js';
+
+const T = mkdtempSync(join(tmpdir(), 'aitrail-report-unit-'));
+afterAll(() => rmSync(T, { recursive: true, force: true }));
+
+let ord = 0;
+function row(p: Partial<TimelineRow>): TimelineRow {
+  return { timestamp_utc: '2026-05-01T10:00:00.000Z', host: 'h', user: 'u', agent: 'claude-code', session_id: 's1', project_path: '/p', git_branch: '', model: '', turn_type: 'user', tool_name: '', tool_use_id: '', text: '', source_file: 'f.jsonl', source_line: 1, ord: ord++, ...p };
+}
+
+async function db(name: string, rows: TimelineRow[], findings?: string): Promise<string> {
+  const out = join(T, name);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out);
+  if (findings !== undefined) writeFileSync(join(out, 'findings.jsonl'), findings);
+  const s = new SqliteSink(out);
+  for (const r of rows) s.row(r);
+  await s.end({ out, sessions: [], inventory: {}, duplicates: [] });
+  return join(out, 'timeline.sqlite');
+}
+
+describe('timesketchTime', () => {
+  it.each([
+    ['2026-05-01T10:00:00.123Z', '2026-05-01T10:00:00.123+00:00', 1777629600123000],
+    ['2026-05-01T10:00:00Z', '2026-05-01T10:00:00+00:00', 1777629600000000],
+    ['2026-05-01T10:00:00.1234567Z', '2026-05-01T10:00:00.1234567+00:00', 1777629600123456],
+  ])('%s → %s, %d µs', (ts, datetime, timestamp) => {
+    expect(timesketchTime(ts)).toEqual({ datetime, timestamp });
+  });
+  it.each(['', 'yesterday', '2026-05-01 10:00:00', '2026-13-45T99:00:00Z'])('%j is not a time', (ts) => {
+    expect(timesketchTime(ts)).toBeNull();
+  });
+});
+
+describe('timesketchEvent', () => {
+  it('cuts the message, keeps the whole text, and gives the tag as a one-item list', () => {
+    const e = timesketchEvent(row({ turn_type: 'tool_use', tool_name: 'Bash', text: `a,b ${'x'.repeat(1000)}`, tag: 'permission_decision,odd' }));
+    expect(e.message).toBe(`claude-code tool_use Bash: a,b ${'x'.repeat(496)}… [1004 chars]`);
+    expect(e.text).toBe(`a,b ${'x'.repeat(1000)}`);
+    expect([e.timestamp_desc, e.tag, e.aitrail_tag]).toEqual(['Tool call time', ['permission_decision,odd'], 'permission_decision,odd']);
+  });
+});
+
+describe('SqliteSink', () => {
+  it('loads findings.jsonl when an earlier sink wrote it, a bad line kept as a string', async () => {
+    const path = await db('findings', [row({ text: 'hello' })], '{"rule":"r1","severity":"high"}\nnot json\n\n{"rule":"r2"}\n');
+    const d = new Database(path, { readonly: true });
+    expect((d.prepare('SELECT json FROM findings ORDER BY id').all() as { json: string }[]).map((r) => JSON.parse(r.json))).toEqual([{ rule: 'r1', severity: 'high' }, 'not json', { rule: 'r2' }]);
+    d.close();
+  });
+
+  it('abort leaves neither the database nor its partial file', async () => {
+    const out = join(T, 'abort');
+    mkdirSync(out);
+    const s = new SqliteSink(out);
+    s.row(row({}));
+    await s.abort();
+    expect(readdirSync(out)).toEqual([]);
+  });
+});
+
+describe('TimelineView', () => {
+  it('searches words, never FTS syntax, and filters by time prefix and columns', async () => {
+    const path = await db('view', [
+      row({ text: 'deploy the "prod" stack NEAR midnight', timestamp_utc: '2026-05-01T10:00:00.000Z' }),
+      row({ text: 'deploy staging', timestamp_utc: '2026-05-02T23:59:59.999Z', turn_type: 'assistant' }),
+      row({ text: 'unrelated', timestamp_utc: '' }),
+    ]);
+    const v = TimelineView.open(path);
+    const texts = (f: Parameters<TimelineView['query']>[0]) => v.query(f).rows.map((r) => r.text);
+    expect(texts({ q: 'deploy' })).toEqual(['deploy the "prod" stack NEAR midnight', 'deploy staging']);
+    expect(texts({ q: '"prod" NEAR(' })).toEqual(['deploy the "prod" stack NEAR midnight']);
+    expect(texts({ q: 'AND OR NOT' })).toEqual([]);
+    expect(texts({ to: '2026-05-02' })).toEqual(['deploy the "prod" stack NEAR midnight', 'deploy staging']);
+    expect(texts({ from: '2026-05-02', turn_type: 'assistant' })).toEqual(['deploy staging']);
+    expect(v.query({}, 1, 1)).toMatchObject({ total: 3, offset: 1, rows: [{ text: 'deploy staging' }] });
+    v.close();
+    expect(ftsQuery('a "b')).toBe('"a" """b"');
+  });
+
+  it('refuses a file that is not a timeline database, saying what to do', async () => {
+    const other = join(T, 'other.sqlite');
+    new Database(other).exec('CREATE TABLE x (y)');
+    expect(() => TimelineView.open(other)).toThrow(TimelineViewError);
+    expect(() => TimelineView.open(other)).toThrow(/run `aitrail analyze` again/);
+    expect(() => TimelineView.open(join(T, 'missing.sqlite'))).toThrow(/expected the timeline.sqlite/);
+    expect(existsSync(join(T, 'missing.sqlite'))).toBe(false);
+  });
+});
+
+describe('esc', () => {
+  it('leaves no character that opens markup or ends an attribute', () => {
+    expect(esc(`<a href="x" onclick='y'>&amp;</a>`)).toBe('&#60;a href=&#34;x&#34; onclick=&#39;y&#39;&#62;&#38;amp;&#60;/a&#62;');
+  });
+});

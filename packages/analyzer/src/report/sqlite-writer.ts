@@ -1,0 +1,145 @@
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { TIMELINE_COLUMNS } from '../csv.js';
+import type { TimelineRow } from '../row.js';
+import type { RowSink, SinkEnd } from './sink.js';
+
+/** Version of timeline.sqlite's schema (table `meta`). */
+export const TIMELINE_DB_VERSION = 1;
+
+/** Rows inserted per transaction: bounds the work lost to nothing and keeps commits rare. */
+const BATCH = 20_000;
+
+const SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE timeline (id INTEGER PRIMARY KEY, ${TIMELINE_COLUMNS.map((c) => `${c} ${c === 'source_line' ? 'INTEGER' : 'TEXT'}`).join(', ')}, tag TEXT NOT NULL DEFAULT '');
+CREATE TABLE sessions (host TEXT, user TEXT, agent TEXT, session_id TEXT, name TEXT, client TEXT, project_path TEXT, git_branch TEXT,
+  first_timestamp TEXT, last_timestamp TEXT, rows INTEGER, synced TEXT, secondary_only INTEGER, scratch_directory TEXT,
+  models TEXT, tools TEXT, counts TEXT, permission_decisions TEXT, json TEXT NOT NULL);
+CREATE TABLE duplicates (id INTEGER PRIMARY KEY, agent TEXT, session_id TEXT, source_file TEXT, source_line INTEGER,
+  kept_source_file TEXT, kept_source_line INTEGER, dropped TEXT, kept TEXT, paired_with TEXT);
+CREATE TABLE collections (input TEXT, host TEXT, started_utc TEXT, ended_utc TEXT, tool_version TEXT, complete INTEGER, integrity_ok INTEGER, json TEXT NOT NULL);
+CREATE TABLE mcp_servers (host TEXT, user TEXT, agent TEXT, name TEXT, scope TEXT, project_path TEXT, transport TEXT, command TEXT, url TEXT, file TEXT, disabled INTEGER, json TEXT NOT NULL);
+CREATE TABLE credential_findings (host TEXT, user TEXT, agent TEXT, file TEXT, line INTEGER, kind TEXT, preview TEXT, key TEXT, server TEXT, json TEXT NOT NULL);
+CREATE TABLE secret_files (host TEXT, user TEXT, agent TEXT, path TEXT, size INTEGER, sha256 TEXT);
+CREATE TABLE findings (id INTEGER PRIMARY KEY, json TEXT NOT NULL);
+`;
+
+// Built after the load: an index or FTS filled row by row costs several times a bulk build.
+const INDEXES = `
+CREATE INDEX timeline_time ON timeline (timestamp_utc);
+CREATE INDEX timeline_session ON timeline (session_id, timestamp_utc);
+CREATE INDEX timeline_agent ON timeline (agent, timestamp_utc);
+CREATE INDEX timeline_turn ON timeline (turn_type, tool_name);
+CREATE INDEX sessions_key ON sessions (agent, session_id);
+CREATE VIRTUAL TABLE timeline_fts USING fts5 (text, content='timeline', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+INSERT INTO timeline_fts (timeline_fts) VALUES ('rebuild');
+`;
+
+type Inv = { collections?: Record<string, unknown>[]; homes?: Home[]; system?: Home[]; analyzer?: unknown; totals?: unknown };
+type Home = { host: string; user?: string; agents: { agent: string; mcp_servers?: Record<string, unknown>[]; credential_findings?: Record<string, unknown>[]; secret_files?: { path: string; size: number | null; sha256: string }[] }[] };
+
+const str = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v));
+const num = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : null);
+
+/**
+ * timeline.sqlite, written in the streaming pass: every kept row into `timeline`, then at the end
+ * sessions, duplicates, collections, MCP servers, credential findings (as redacted as in
+ * inventory.json), secret files, findings.jsonl when a previous sink wrote it, the indexes and the
+ * FTS5 index. Written under a temporary name and renamed when complete, like the other outputs.
+ */
+export class SqliteSink implements RowSink {
+  /** The final path. */
+  readonly path: string;
+  private readonly tmp: string;
+  private readonly db: Database.Database;
+  private readonly insert: Database.Statement;
+  private pending = 0;
+
+  constructor(out: string) {
+    this.path = join(out, 'timeline.sqlite');
+    this.tmp = join(dirname(this.path), `.${basename(this.path)}.${process.pid}.partial`);
+    rmSync(this.tmp, { force: true });
+    this.db = new Database(this.tmp);
+    // No journal and no fsync: the file is private until the rename, and a failed run removes it.
+    this.db.pragma('journal_mode = OFF');
+    this.db.pragma('synchronous = OFF');
+    this.db.pragma('cache_size = -32000');
+    this.db.exec(SCHEMA);
+    const cols = [...TIMELINE_COLUMNS, 'tag'];
+    this.insert = this.db.prepare(`INSERT INTO timeline (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+    this.db.exec('BEGIN');
+  }
+
+  /** Insert one kept row. */
+  row(r: TimelineRow): void {
+    this.insert.run(r.timestamp_utc ?? null, r.host, r.user, r.agent, r.session_id, r.project_path, r.git_branch, r.model, r.turn_type, r.tool_name, r.tool_use_id, r.text, r.source_file, r.source_line ?? null, r.tag ?? '');
+    if (++this.pending >= BATCH) {
+      this.db.exec('COMMIT; BEGIN');
+      this.pending = 0;
+    }
+  }
+
+  /** Fill the other tables, build the indexes, close and rename. */
+  async end(info: SinkEnd): Promise<void> {
+    const db = this.db;
+    const inv = info.inventory as Inv;
+    const sess = db.prepare('INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    for (const s of info.sessions) {
+      sess.run(s.host, s.user, s.agent, s.session_id, s.name, s.client, s.project_path, s.git_branch, s.first_timestamp, s.last_timestamp, s.rows, s.synced, s.secondary_only ? 1 : 0, s.scratch_directory, JSON.stringify(s.models), JSON.stringify(s.tools), JSON.stringify(s.counts), JSON.stringify(s.permission_decisions), JSON.stringify(s));
+    }
+    const dup = db.prepare('INSERT INTO duplicates (agent, session_id, source_file, source_line, kept_source_file, kept_source_line, dropped, kept, paired_with) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    for (const d of info.duplicates) {
+      dup.run(str(d.dropped?.agent), str(d.dropped?.session_id), str(d.dropped?.source_file), num(d.dropped?.source_line), str(d.kept?.source_file), num(d.kept?.source_line), str(d.dropped), str(d.kept), str(d.paired_with));
+    }
+    const col = db.prepare('INSERT INTO collections VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    for (const c of inv.collections ?? []) {
+      col.run(str(c.input), str(c.host), str(c.started_utc), str(c.ended_utc), str(c.tool_version), num(c.complete), num((c.integrity as { ok?: boolean } | undefined)?.ok), JSON.stringify(c));
+    }
+    const mcp = db.prepare('INSERT INTO mcp_servers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const cred = db.prepare('INSERT INTO credential_findings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const sec = db.prepare('INSERT INTO secret_files VALUES (?, ?, ?, ?, ?, ?)');
+    for (const h of [...(inv.homes ?? []), ...(inv.system ?? [])]) {
+      for (const a of h.agents) {
+        for (const m of a.mcp_servers ?? []) mcp.run(h.host, h.user ?? '', a.agent, str(m.name), str(m.scope), str(m.project_path), str(m.transport), str(m.command), str(m.url), str(m.file), num(m.disabled), JSON.stringify(m));
+        for (const f of a.credential_findings ?? []) cred.run(h.host, h.user ?? '', a.agent, str(f.file), num(f.line), str(f.kind), str(f.preview), str(f.key), str(f.server), JSON.stringify(f));
+        for (const f of a.secret_files ?? []) sec.run(h.host, h.user ?? '', a.agent, f.path, f.size, f.sha256);
+      }
+    }
+    loadFindings(db, join(info.out, 'findings.jsonl'));
+    const meta = db.prepare('INSERT INTO meta VALUES (?, ?)');
+    meta.run('format', 'aitrail-timeline-db');
+    meta.run('format_version', String(TIMELINE_DB_VERSION));
+    meta.run('analyzer', JSON.stringify(inv.analyzer ?? null));
+    meta.run('totals', JSON.stringify(inv.totals ?? null));
+    db.exec('COMMIT');
+    db.exec(INDEXES);
+    db.close();
+    renameSync(this.tmp, this.path);
+  }
+
+  /** Close and remove the partial file. */
+  async abort(): Promise<void> {
+    try {
+      if (this.db.open) this.db.close();
+    } finally {
+      rmSync(this.tmp, { force: true });
+    }
+  }
+}
+
+/** findings.jsonl (written by an earlier sink of the same run) into `findings`; absent → nothing. */
+function loadFindings(db: Database.Database, path: string): void {
+  if (!existsSync(path)) return;
+  const ins = db.prepare('INSERT INTO findings (json) VALUES (?)');
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      ins.run(JSON.stringify(JSON.parse(line)));
+    } catch {
+      // A line that is not JSON is kept as a JSON string rather than lost.
+      ins.run(JSON.stringify(line));
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import { join } from 'node:path';
+import { AtomicFile } from '../atomic.js';
+import { TIMELINE_COLUMNS } from '../csv.js';
+import type { TimelineRow } from '../row.js';
+import { WriteBehind } from '../write-behind.js';
+import type { RowSink } from './sink.js';
+
+/** Characters of the row's text kept in `message` (the whole text stays in the `text` attribute). */
+const MESSAGE_CHARS = 500;
+
+/** Characters buffered before a write. */
+const FLUSH = 1 << 20;
+
+/** timestamp_desc of an undated row; its datetime is the epoch, as plaso does for "Not a time". */
+export const UNDATED_DESC = 'No time recorded';
+
+/** What each turn type's time means (timestamp_desc). */
+const DESC: Record<string, string> = {
+  user: 'Prompt time',
+  assistant: 'Reply time',
+  tool_use: 'Tool call time',
+  tool_result: 'Tool result time',
+  thinking: 'Reasoning time',
+};
+
+/**
+ * `{ datetime, timestamp }` of an aitrail UTC time (`...Z`, any fraction): ISO 8601 with an
+ * explicit `+00:00` offset and microseconds since the epoch; null when the text is not a time.
+ */
+export function timesketchTime(ts: string): { datetime: string; timestamp: number } | null {
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(?:Z|[+-]00:?00)$/.exec(ts);
+  if (!m) return null;
+  const secs = Date.parse(`${m[1]}Z`);
+  if (Number.isNaN(secs)) return null;
+  const micro = Number((m[2] ?? '').padEnd(6, '0').slice(0, 6));
+  return { datetime: `${m[1]}${m[2] ? `.${m[2]}` : ''}+00:00`, timestamp: secs * 1000 + micro };
+}
+
+/** One Timesketch event of a timeline row (the importer's mandatory fields, then every column). */
+export function timesketchEvent(r: TimelineRow): Record<string, unknown> {
+  const t = r.timestamp_utc ? timesketchTime(r.timestamp_utc) : null;
+  const what = [r.agent, r.turn_type, r.tool_name].filter(Boolean).join(' ');
+  const text = r.text ?? '';
+  const ev: Record<string, unknown> = {
+    message: `${what}: ${text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS)}… [${text.length} chars]` : text}`,
+    datetime: t?.datetime ?? '1970-01-01T00:00:00+00:00',
+    timestamp: t?.timestamp ?? 0,
+    timestamp_desc: t ? (DESC[r.turn_type] ?? 'Record time') : UNDATED_DESC,
+    data_type: 'aitrail:timeline:row',
+  };
+  for (const c of TIMELINE_COLUMNS) ev[c] = r[c] ?? null;
+  ev.undated = !t;
+  // Timesketch reads a `tag` field as its own list of tags: the aitrail tag goes there as a
+  // one-item list (never split on commas) and stays whole in `aitrail_tag`.
+  ev.aitrail_tag = r.tag ?? '';
+  ev.tag = r.tag ? [r.tag] : [];
+  return ev;
+}
+
+/** timeline.timesketch.jsonl: one event per kept row, for Timesketch's JSONL importer. */
+export class TimesketchSink implements RowSink {
+  private readonly file: AtomicFile;
+  private readonly out: WriteBehind;
+  private buf = '';
+
+  constructor(outDir: string) {
+    this.file = new AtomicFile(join(outDir, 'timeline.timesketch.jsonl'));
+    this.out = new WriteBehind(this.file);
+  }
+
+  /** Add one row's event (a promise only when a full buffer is handed to the file). */
+  row(r: TimelineRow): Promise<void> | undefined {
+    this.buf += JSON.stringify(timesketchEvent(r)) + '\n';
+    if (this.buf.length <= FLUSH) return undefined;
+    const text = this.buf;
+    this.buf = '';
+    return this.out.write(text);
+  }
+
+  /** Write what is left and rename. */
+  async end(): Promise<void> {
+    await this.out.write(this.buf);
+    this.buf = '';
+    await this.out.flush();
+    await this.file.commit();
+  }
+
+  /** Drop the partial file. */
+  async abort(): Promise<void> {
+    await Promise.allSettled([this.out.flush()]);
+    await this.file.abort();
+  }
+}

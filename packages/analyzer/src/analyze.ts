@@ -11,6 +11,7 @@ import { checkIntegrity, credentialNotice, type IntegrityResult } from './integr
 import { type CollectionEntry, InventoryBuilder } from './inventory.js';
 import { writeOutputs, type OutputPaths } from './outputs.js';
 import { DEFAULT_RUN_LIMITS, type RunLimits, RunSpiller, type TimelineRow } from './runs.js';
+import { FindingsEngine, loadRules, type Rule, RuleError } from './findings/index.js';
 import { openDirectorySource, type CollectionSource } from './source.js';
 import { buildSummary, type SummaryEntry } from './summary.js';
 import { openZipSource } from './zip-source.js';
@@ -35,6 +36,10 @@ export interface AnalyzeOptions {
   tmpRoot?: string;
   /** Abort (Ctrl-C): the run stops, partial outputs and the temp folder are removed. */
   signal?: AbortSignal;
+  /** Folders of the user's own rules beside the built-in ones (`--rules`). */
+  rules?: string[];
+  /** false: no findings.jsonl (`--no-findings`). */
+  findings?: boolean;
 }
 
 /** Progress and problems as the analysis runs; the CLI prints them on stderr. */
@@ -56,6 +61,8 @@ export interface AnalyzeResult {
   duplicates: number;
   sessions: number;
   warnings: number;
+  /** Findings per rule id (findings.jsonl); empty when findings are off. */
+  findings: Record<string, number>;
 }
 
 /** A user mistake or a refused input: the CLI prints the message, without a stack trace. */
@@ -89,6 +96,14 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
   const check = () => {
     if (opts.signal?.aborted) throw new AnalyzeError(`interrupted (${String((opts.signal.reason as Error)?.message ?? opts.signal.reason)}); outputs already in ${out} were left as they were, temporary files removed`);
   };
+  // Rules first: a rule that does not parse stops the run before any work.
+  let rules: Rule[] = [];
+  try {
+    if (opts.findings !== false) rules = await loadRules(opts.rules ?? []);
+  } catch (e) {
+    if (e instanceof RuleError) throw new AnalyzeError(`expected rules that parse, found a problem: ${e.message}`);
+    throw e;
+  }
   const plugins = [...builtInPlugins, ...(opts.plugins ?? [])];
   const parsers: Parser[] = plugins.flatMap((p) => p.parsers);
   const syncAgents = new Set(parsers.filter((p) => p.recordsSync).map((p) => p.agent));
@@ -220,8 +235,9 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       integrity: { ok: integrity[i].ok, checked: integrity[i].checked, mismatched: integrity[i].mismatched, missing: integrity[i].missing, extra: integrity[i].extra, unreadable: integrity[i].unreadable },
     }));
     ev.phase?.('writing', spiller.rows);
-    const written = await writeOutputs({ out, tmp, runs: spiller.runs, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check });
-    return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings };
+    const findings = opts.findings === false ? undefined : new FindingsEngine(rules, tmp);
+    const written = await writeOutputs({ sinks: findings ? [findings] : [], out, tmp, runs: spiller.runs, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check });
+    return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings, findings: Object.fromEntries(findings?.counts ?? []) };
   } finally {
     for (const s of sources) await s.close().catch(() => {});
     await rm(tmp, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { CSV_BOM, csvLine, TIMELINE_COLUMNS } from './csv.js';
 import type { DedupDrop } from './dedup.js';
 import { type FactStore, fillFromFacts, sessionKey } from './facts.js';
 import { CopyFilter } from './copies.js';
+import type { RowSink } from './findings/types.js';
 import { type CollectionEntry, credentialTotals, type InventoryBuilder } from './inventory.js';
 import { mergeRuns, type TimelineRow } from './runs.js';
 import { SessionAccumulator, type SessionRecord } from './sessions.js';
@@ -54,6 +55,8 @@ export interface WriteInput {
   onRow?: (n: number) => void;
   /** Throws to stop (an interrupt); called on every row. */
   check?: () => void;
+  /** Told every kept row in output order, then the end of the run (after inventory.json), in this order. */
+  sinks?: RowSink[];
 }
 
 /**
@@ -108,6 +111,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
           continue;
         }
         rows++;
+        if (w.sinks) for (const s of w.sinks) s.row(r);
         const a = w.inv.agent(r.host, r.user, r.agent);
         a.rows++;
         // Session rows give their project through the session record (a scratch session's cwd is
@@ -196,6 +200,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     outputs: { timeline_csv: 'timeline.csv', timeline_jsonl: 'timeline.jsonl', sessions: 'sessions.jsonl', duplicates: 'duplicates.jsonl' },
   };
   await writeFileAtomic(files.inventory, JSON.stringify(inventory, null, 2) + '\n');
+  for (const s of w.sinks ?? []) await s.end({ out: w.out, homes: [...homes, ...system] });
   return { files, sessions: recs, kept, rows, duplicates: droppedOrder.length, warnings };
 }
 

@@ -39,7 +39,7 @@ export function heapCapMb(env: NodeJS.ProcessEnv = process.env, execArgv: readon
   return nodeHeapFlag(execArgv, env.NODE_OPTIONS ?? '') ?? DEFAULT_HEAP_MB;
 }
 
-const OUTPUT_NAMES = ['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl'];
+const OUTPUT_NAMES = ['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl', 'findings.jsonl'];
 
 /** A child killed at its heap cap runs no finally block: remove its partial outputs here. */
 async function removePartials(out: string, pid: number | undefined): Promise<void> {

@@ -105,7 +105,7 @@ function period(rule: CorrelationRule, key: Key, seen: See, make: Make, m: M, em
   };
 }
 
-/** aitrail_denied_retry: after a denial (rules[0]), a call by another tool on the same target (path, file, host). */
+/** aitrail_denied_retry: after a denial (rules[0]), a call by another tool (matching rules[1], when given) on the same target (path, file, host). */
 function deniedRetry(rule: CorrelationRule, key: Key, seen: See, within: Within, make: Make, m: M, emit: (f: Finding) => void): CorrelationState {
   const calls = new Map<string, Map<string, { tool: string; targets: Set<string>; s: Seen }>>();
   const denials = new Map<string, { tool: string; targets: Set<string>; rows: Seen[] }[]>();
@@ -116,7 +116,7 @@ function deniedRetry(rule: CorrelationRule, key: Key, seen: See, within: Within,
         const targets = targetsOf(r.text);
         const list = denials.get(k);
         const t = r.timestamp_utc ? Date.parse(r.timestamp_utc) : Number.NaN;
-        if (list && r.tool_name) {
+        if (list && r.tool_name && (rule.rules.length < 2 || m(matched, rule.rules[1]))) {
           const i = list.findIndex((d) => d.tool !== r.tool_name && within(d.rows.at(-1)!, t) && [...d.targets].some((x) => targets.has(x)));
           if (i >= 0) {
             const d = list.splice(i, 1)[0];

@@ -109,6 +109,7 @@ describe('helpers', () => {
     expect(pathsOutside('*** Begin Patch\n*** Update File: /srv/other/a.js\n', '/srv/proj')).toBe('/srv/other/a.js');
     expect(pathsOutside('{"path":"C:\\\\Users\\\\ann\\\\proj\\\\a.ts"}', 'C:\\Users\\ann\\proj')).toBe('');
     expect(pathsOutside('rm -rf /', '')).toBe('');
+    expect(pathsOutside('*** Begin Patch\n*** Add File: /srv/proj/a.md\n+# A / B, see /etc/hosts\n*** End Patch', '/srv/proj')).toBe('');
   });
   it('targets compare a path across tools by its last segments, a URL by host', () => {
     expect([...targetsOf('cat ~/.ssh/id_rsa')]).toEqual(['.ssh/id_rsa']);

@@ -14,8 +14,9 @@ export function pathsIn(text: string): string[] {
   const out: string[] = [];
   for (const m of t.matchAll(KEY)) out.push(m[1].replace(/\\\\/g, '\\'));
   for (const m of t.matchAll(PATCH)) out.push(m[1].trim());
-  // A JSON argument object's other values are content (code, prose), not paths the call acts on.
-  if (!t.trimStart().startsWith('{')) for (const m of t.matchAll(WORD)) out.push(m[1]);
+  // A JSON argument object's other values, and a patch's lines, are content (code, prose), not
+  // paths the call acts on: a Dockerfile's `rm -rf /var/lib/apt/lists/*` in a patch is not a delete.
+  if (!t.trimStart().startsWith('{') && !t.includes('*** Begin Patch')) for (const m of t.matchAll(WORD)) out.push(m[1]);
   return out;
 }
 

@@ -34,7 +34,7 @@ const CASES: Case[] = [
   {
     rule: 'delete-outside-project',
     positive: () => [call('Bash', 'rm -rf ~/Documents')],
-    negative: () => [call('Bash', 'rm -rf ./build /home/u/proj/dist'), call('Bash', 'rm -rf /tmp/aitrail-build')],
+    negative: () => [call('Bash', 'rm -rf ./build /home/u/proj/dist'), call('Bash', 'rm -rf /tmp/aitrail-build'), call('shell', 'apply_patch *** Begin Patch\n*** Update File: Dockerfile\n+RUN apt-get update && rm -rf /var/lib/apt/lists/*\n*** End Patch')],
   },
   {
     rule: 'broad-permissions',
@@ -74,7 +74,7 @@ const CASES: Case[] = [
   {
     rule: 'denied-then-retried',
     positive: () => [call('Bash', 'cat ~/.ssh/id_rsa', { tool_use_id: 't1' }), row({ tag: 'permission_decision', tool_name: 'Bash', tool_use_id: 't1', text: 'permission decision: deny source=user' }), call('Read', '{"file_path":"/home/u/.ssh/id_rsa"}', { tool_use_id: 't2' })],
-    negative: () => [call('Bash', 'cat ~/.ssh/id_rsa', { tool_use_id: 't1' }), row({ tag: 'permission_decision', tool_name: 'Bash', tool_use_id: 't1', text: 'permission decision: deny source=user' }), call('Bash', 'cat ~/.ssh/id_rsa', { tool_use_id: 't2' }), call('Read', '{"file_path":"/home/u/proj/README.md"}', { tool_use_id: 't3' })],
+    negative: () => [call('Bash', 'cat ~/.ssh/id_rsa', { tool_use_id: 't1' }), row({ tag: 'permission_decision', tool_name: 'Bash', tool_use_id: 't1', text: 'permission decision: deny source=user' }), call('Bash', 'cat ~/.ssh/id_rsa', { tool_use_id: 't2' }), call('report_intent', '{"intent":"Reading .ssh/id_rsa"}', { tool_use_id: 't3' }), call('Read', '{"file_path":"/home/u/proj/README.md"}', { tool_use_id: 't4' })],
   },
   {
     rule: 'mcp-server-credential',

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm bench [--size 160m|1g|2g] [--runs N] [--only collect,parse,analyze,dedup,scaling,hostile] [--seed S]
+// pnpm bench [--size 160m|1g|2g] [--runs N] [--only collect,parse,analyze,findings,dedup,scaling,hostile] [--seed S]
 // Generates (or reuses) three corpora of size/16, size/4 and size under bench/.work/, runs each
 // benchmark against its baseline interleaved, prints a table with the targets met or missed,
 // and writes bench/results.json. Build first (pnpm build): the bench runs the built dist.
@@ -13,7 +13,7 @@ import { ROOT } from './lib/packages.mjs';
 import * as Sections from './lib/sections.mjs';
 import { evaluateTargets, printReport } from './lib/report.mjs';
 
-const ALL = ['collect', 'parse', 'analyze', 'dedup', 'scaling', 'hostile'];
+const ALL = ['collect', 'parse', 'analyze', 'findings', 'dedup', 'scaling', 'hostile'];
 
 function parseArgs(argv) {
   const o = { size: parseSize('160m'), runs: 3, only: ALL, seed: 1 };
@@ -24,7 +24,7 @@ function parseArgs(argv) {
     else if (a === '--only') o.only = v.split(',').map((s) => s.trim());
     else if (a === '--seed') o.seed = Number(v);
     else if (a === '--help' || a === '-h') {
-      console.log('usage: pnpm bench [--size 160m|1g|2g] [--runs 3] [--only collect,parse,analyze,dedup,scaling,hostile] [--seed 1]');
+      console.log('usage: pnpm bench [--size 160m|1g|2g] [--runs 3] [--only collect,parse,analyze,findings,dedup,scaling,hostile] [--seed 1]');
       process.exit(0);
     } else throw new Error(`unknown option ${a} (try --help)`);
     if (a !== '--help') i += 1;
@@ -87,6 +87,7 @@ async function main() {
   await section('collect', () => Sections.collectSection(main16, o.runs));
   await section('parse', () => Sections.parseSection(main16, o.runs));
   await section('analyze', () => Sections.analyzeSection(main16, o.runs));
+  await section('findings', () => Sections.findingsSection(main16, o.runs));
   await section('dedup', () => Sections.dedupSection(o.runs));
   await section('hostile', () => Sections.hostileSection(o.runs));
   await section('scaling', () => {

@@ -80,7 +80,8 @@ export async function runParse(corpus, mode) {
 }
 
 /** aitrail analyze of the corpus's collect archive (or, without one, its home directory). */
-export async function runAnalyze(corpus) {
+/** `aitrail analyze` of the corpus's archive; `flags` are added (e.g. --no-findings). */
+export async function runAnalyze(corpus, flags = []) {
   const has = cliHas('analyze');
   if (has !== true) return { unavailable: has };
   // The archive of this very corpus: made (untimed) when missing or older than the corpus.
@@ -90,11 +91,12 @@ export async function runAnalyze(corpus) {
   const input = existsSync(archive) && !(stale && cliHas('collect') !== true) ? archive : homeOf(corpus);
   const out = join(OUT, `analyze-${corpus.label}`);
   rmSync(out, { recursive: true, force: true });
-  const r = await measure('node', [CLI, 'analyze', input, '--out', out]);
+  const r = await measure('node', [CLI, 'analyze', input, '--out', out, ...flags]);
   if (r.code !== 0) return fail(`aitrail analyze ${input === homeOf(corpus) ? '<home dir>' : '<archive>'}`, r);
   const rows = countLines(join(out, 'timeline.jsonl'));
+  const findings = countLines(join(out, 'findings.jsonl'));
   rmSync(out, { recursive: true, force: true });
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes, rows, input: input === homeOf(corpus) ? 'home directory' : 'collect archive' };
+  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes, rows, findings, input: input === homeOf(corpus) ? 'home directory' : 'collect archive' };
 }
 
 function countLines(path) {

@@ -20,6 +20,7 @@ export function evaluateTargets(r, main) {
   const parseNote = r.parse?.parse?.label?.startsWith('readJsonLines') ? 'the events parser was not registered: readJsonLines alone was measured' : undefined;
   t.push(verdict('parse throughput vs bare JSON.parse loop', '≥ 0.5x', r.parse, r.parse?.ratio, (x) => x >= 0.5, parseNote, r.parse?.ratioCpu));
   t.push(verdict('analyze throughput vs parse only', '≥ 0.33x', r.analyze, r.analyze?.ratio, (x) => x >= 0.33, undefined, r.analyze?.ratioCpu));
+  t.push(verdict('analyze time with findings vs --no-findings', '≤ 1.10x', r.findings, r.findings?.ratio, (x) => x <= 1.1, undefined, r.findings?.ratioCpu));
   t.push(verdict('dedup 1M rows (100k one text) vs sort', '≤ 2x', r.dedup, r.dedup?.ratio, (x) => x <= 2));
   const h = r.hostile;
   if (!h) t.push({ name: 'honest 10 GiB zip bomb through analyze', target: 'reported, peak RSS < 512 MiB', met: null, value: 'not run (--only)' });
@@ -98,6 +99,11 @@ export function printReport(rep) {
     const a = r.analyze;
     rows.push(sideRow('analyze end to end', a.unavailable ? a : a.analyze, a.analyze ? `${a.input}; ${a.analyze.rows ?? '?'} rows, ${Math.round(a.analyze.rowsPerSec.median)} rows/s` : ''));
     if (a.parse) rows.push(sideRow('  parse only', a.parse, a.ratio ? `analyze/parse throughput ${fx(a.ratio.median)} (CPU ${fx(a.ratioCpu.median)})` : ''));
+  }
+  if (r.findings) {
+    const f = r.findings;
+    rows.push(sideRow('analyze with findings', f.unavailable ? f : f.with, f.with ? `${f.findings ?? '?'} findings` : ''));
+    if (f.without) rows.push(sideRow('  analyze --no-findings', f.without, f.ratio ? `with/without ${fx(f.ratio.median)} (CPU ${fx(f.ratioCpu.median)})` : ''));
   }
   if (r.dedup) {
     const d = r.dedup;

@@ -84,6 +84,18 @@ export async function analyzeSection(corpus, runs) {
   return res;
 }
 
+/** The findings' cost: analyze (built-in rules) against analyze --no-findings of the same archive. */
+export async function findingsSection(corpus, runs) {
+  const r = await interleaved(runs, () => C.runAnalyze(corpus), { without: () => C.runAnalyze(corpus, ['--no-findings']) });
+  if (r.unavailable) return { unavailable: r.unavailable };
+  const res = { with: side(r.measured), without: side(r.baselines.without), findings: r.measured[0].findings };
+  if (Array.isArray(r.baselines.without)) {
+    res.ratio = pairRatio(r.measured, r.baselines.without, (a) => a.ms, (b) => b.ms);
+    res.ratioCpu = pairRatio(r.measured, r.baselines.without, (a) => a.cpuMs, (b) => b.cpuMs);
+  }
+  return res;
+}
+
 /** The honest 10 GiB zip bomb through analyze: time and peak RSS (no baseline: the bound is the target). */
 export async function hostileSection(runs) {
   const r = await interleaved(runs, () => C.runBombHonest(), {});

@@ -32,6 +32,7 @@ describe('rule errors name the file and the line', () => {
     ['a level Sigma does not have', 'title: t\nid: x\nlevel: severe\ndetection:\n  sel:\n    text: x\n  condition: sel\n', /^my\.yml:3: expected a level/],
     ['no condition', 'title: t\nid: x\nlevel: low\ndetection:\n  sel:\n    text: x\n', /^my\.yml:5: expected detection.condition/],
     ['a bad regular expression', 'title: t\nid: x\nlevel: low\ndetection:\n  sel:\n    text|re: "("\n  condition: sel\n', /^my\.yml:6: expected a regular expression/],
+    ['a Sigma timeframe', 'title: t\nid: x\nlevel: low\ndetection:\n  sel:\n    text: x\n  timeframe: 5m\n  condition: sel\n', /^my\.yml:7: expected no timeframe/],
     ['no id', 'title: t\nlevel: low\ndetection:\n  sel:\n    text: x\n  condition: sel\n', /^my\.yml:1: expected an id/],
     ['a second document that is broken', 'title: t\nid: x\nlevel: low\ndetection:\n  sel:\n    text: x\n  condition: sel\n---\ntitle: u\nid: y\nlevel: low\ncorrelation:\n  type: event_count\n  rules: [x]\n', /^my\.yml:13: expected a correlation type aitrail runs/],
   ])('%s', (_what, yaml, re) => {

@@ -64,7 +64,8 @@ function compileRule(file: string, d: Located): Rule {
     if (k === 'condition') {
       condNode = v;
       condLine = line;
-    } else if (k !== 'timeframe') sels.set(k, compileSelection(file, v, fields));
+    } else if (k === 'timeframe') throw new RuleError(file, line, 'expected no timeframe (aitrail does not run it), found one; use a correlation rule with a timespan');
+    else sels.set(k, compileSelection(file, v, fields));
   }
   if (!condNode) throw new RuleError(file, det.line, 'expected detection.condition (e.g. "selection and not filter"), found none');
   const names = [...sels.keys()];

@@ -18,8 +18,16 @@ interface Seen {
 }
 
 // Bounds per group, so a session of a million tool calls holds a few hundred of them at most.
-const MAX_CALLS = 256;
+const MAX_CALLS = 64;
+const MAX_GROUPS = 64;
 const MAX_DENIALS = 32;
+/** Characters of a row's text kept for later: the targets are read from the first 4 KB. */
+const HEAD = 4096;
+
+/** The row with its text cut to {@link HEAD} characters (the same row when it is short). */
+function head(r: TimelineRow): TimelineRow {
+  return r.text.length > HEAD ? { ...r, text: r.text.slice(0, HEAD) } : r;
+}
 
 /** Build the state of a correlation; `needles(name)` are the literals of a detection rule (for excerpts). */
 export function correlationState(rule: CorrelationRule, needles: (name: string) => string[], emit: (f: Finding) => void): CorrelationState {
@@ -79,11 +87,13 @@ function period(rule: CorrelationRule, key: Key, seen: See, make: Make, m: M, em
   };
   return {
     row(r, matched) {
+      const starts = m(matched, rule.rules[0]);
+      if (!starts && open.size === 0) return;
       const k = key(r);
       const p = open.get(k);
-      if (m(matched, rule.rules[0])) {
-        if (!p) open.set(k, { start: seen(r, rule.rules[0]), last: r, during: 0 });
-        else p.last = r;
+      if (starts) {
+        if (!p) open.set(k, { start: seen(r, rule.rules[0]), last: head(r), during: 0 });
+        else p.last = head(r);
         return;
       }
       if (!p) return;
@@ -92,7 +102,7 @@ function period(rule: CorrelationRule, key: Key, seen: See, make: Make, m: M, em
         close(p, seen(r, rule.rules[1]), 'ended by a later mode change');
         return;
       }
-      p.last = r;
+      p.last = head(r);
       if (rule.rules[2] ? m(matched, rule.rules[2]) : r.turn_type === 'tool_use') {
         p.during++;
         p.first ??= seen(r);
@@ -107,16 +117,19 @@ function period(rule: CorrelationRule, key: Key, seen: See, make: Make, m: M, em
 
 /** aitrail_denied_retry: after a denial (rules[0]), a call by another tool (matching rules[1], when given) on the same target (path, file, host). */
 function deniedRetry(rule: CorrelationRule, key: Key, seen: See, within: Within, make: Make, m: M, emit: (f: Finding) => void): CorrelationState {
-  const calls = new Map<string, Map<string, { tool: string; targets: Set<string>; s: Seen }>>();
+  // Every tool call is kept cheaply (its head, no excerpt, no targets): a denial is rare, and
+  // only then is the denied call's excerpt and target list worked out.
+  const calls = new Map<string, Map<string, TimelineRow>>();
   const denials = new Map<string, { tool: string; targets: Set<string>; rows: Seen[] }[]>();
   return {
     row(r, matched) {
+      if (r.turn_type !== 'tool_use' && !m(matched, rule.rules[0])) return;
       const k = key(r);
       if (r.turn_type === 'tool_use') {
-        const targets = targetsOf(r.text);
         const list = denials.get(k);
-        const t = r.timestamp_utc ? Date.parse(r.timestamp_utc) : Number.NaN;
-        if (list && r.tool_name && (rule.rules.length < 2 || m(matched, rule.rules[1]))) {
+        if (list && list.length > 0 && r.tool_name && (rule.rules.length < 2 || m(matched, rule.rules[1]))) {
+          const targets = targetsOf(r.text);
+          const t = r.timestamp_utc ? Date.parse(r.timestamp_utc) : Number.NaN;
           const i = list.findIndex((d) => d.tool !== r.tool_name && within(d.rows.at(-1)!, t) && [...d.targets].some((x) => targets.has(x)));
           if (i >= 0) {
             const d = list.splice(i, 1)[0];
@@ -124,18 +137,19 @@ function deniedRetry(rule: CorrelationRule, key: Key, seen: See, within: Within,
             emit(make([...d.rows, seen(r)], `${d.tool} was denied, then ${r.tool_name} acted on the same ${shared.slice(0, 3).join(', ')}`));
           }
         }
-        if (r.tool_use_id && targets.size > 0) {
-          let byId = calls.get(k);
-          if (!byId) {
-            byId = new Map();
-            calls.set(k, byId);
-          }
-          byId.set(r.tool_use_id, { tool: r.tool_name, targets, s: seen(r) });
+        if (r.tool_use_id) {
+          // The most recently active groups only: a denial follows its call closely.
+          let byId = calls.get(k) ?? new Map<string, TimelineRow>();
+          calls.delete(k);
+          calls.set(k, byId);
+          if (calls.size > MAX_GROUPS) calls.delete(calls.keys().next().value!);
+          byId.set(r.tool_use_id, head(r));
           if (byId.size > MAX_CALLS) byId.delete(byId.keys().next().value!);
         }
       }
       if (!m(matched, rule.rules[0])) return;
-      const call = r.tool_use_id ? calls.get(k)?.get(r.tool_use_id) : undefined;
+      const denied = r.tool_use_id ? calls.get(k)?.get(r.tool_use_id) : undefined;
+      const call = denied ? { tool: denied.tool_name, targets: targetsOf(denied.text), s: seen(denied) } : undefined;
       const tool = r.tool_name || call?.tool || '';
       const targets = call?.targets ?? targetsOf(r.text);
       if (!tool || targets.size === 0) return;

@@ -103,7 +103,12 @@ function valueTest(field: string, mode: 'contains' | 'startswith' | 'endswith' |
     if (mode === 'contains') return (c) => get(c).includes(want);
     if (mode === 'startswith') return (c) => get(c).startsWith(want);
     if (mode === 'endswith') return (c) => get(c).endsWith(want);
-    return (c) => get(c) === want;
+    if (cased) return (c) => c.str(field) === want;
+    // Most values are already in the case the rule gives (turn types, tags): no copy then.
+    return (c) => {
+      const v = c.str(field);
+      return v === want || (v.length === want.length && v.toLowerCase() === want);
+    };
   }
   let body = '';
   for (let i = 0; i < s.length; i++) {

@@ -7,6 +7,7 @@ const AFTER = 200;
 // Texts up to this size are redacted whole; longer ones around the match only.
 const WHOLE = 1 << 18;
 const MARGIN = 8192;
+const KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g;
 
 /**
  * A short piece of a text around the first needle found (else its start), with every credential
@@ -21,7 +22,9 @@ export function excerpt(text: string, needles: readonly string[] = []): string {
     const at = firstNeedle(src.slice(0, WHOLE), needles);
     src = src.slice(Math.max(0, at - MARGIN), Math.max(at, 0) + MARGIN);
   }
-  const red = redactCredentials(src).text;
+  // The scanner knows a private key by its header line only: the body goes too, up to its END
+  // line or the end of the piece.
+  const red = redactCredentials(src.includes('PRIVATE KEY') ? src.replace(KEY_BLOCK, '[REDACTED]') : src).text;
   const at = firstNeedle(red, needles);
   const start = Math.max(0, at - BEFORE);
   const end = Math.min(red.length, Math.max(at, 0) + AFTER);

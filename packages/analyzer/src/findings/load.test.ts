@@ -126,4 +126,9 @@ describe('helpers', () => {
     expect(e.endsWith('…')).toBe(true);
     expect(e).not.toContain('x'.repeat(20));
   });
+  it('an excerpt hides a private key body, whole or cut', () => {
+    const body = 'MIIEowIBAAKCAQEA7x'.repeat(10);
+    expect(excerpt(`key:\n-----BEGIN RSA PRIVATE KEY-----\n${body}\n-----END RSA PRIVATE KEY-----\nafter`)).toBe('key: [REDACTED] after');
+    expect(excerpt(`key:\n-----BEGIN OPENSSH PRIVATE KEY-----\n${body}`)).toBe('key: [REDACTED]');
+  });
 });

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { TIMELINE_COLUMNS } from '../csv.js';
 import { parseCondition } from './condition.js';
 import { asPredicate, compileSelection } from './detection.js';
-import { type CorrelationRule, type DetectionRule, type Level, LEVELS, type Rule } from './types.js';
+import { type CorrelationRule, type DetectionRule, type Level, LEVELS, type Rule, type RowCache } from './types.js';
 import { describe, get, type Located, parseRuleFile, RuleError, text } from './yaml-tree.js';
 
 /** The rules shipped with aitrail (packages/analyzer/rules, in the package's `files`). */
@@ -71,16 +71,18 @@ function compileRule(file: string, d: Located): Rule {
   const names = [...sels.keys()];
   const conds = (condNode.t === 'list' ? condNode.v : [condNode]).map((c) => parseCondition(file, c.line || condLine, text(file, c, 'a condition', condLine), names));
   const tests = names.map((n) => sels.get(n)!.test);
+  const index = new Map(names.map((n, i) => [n, i]));
+  // Each selection is tested at most once per record; the memo is reused (matching is synchronous).
+  const memo = new Int8Array(names.length);
+  let current: RowCache;
+  const sel = (n: string) => {
+    const i = index.get(n)!;
+    if (memo[i] === 0) memo[i] = tests[i](current) ? 1 : 2;
+    return memo[i] === 1;
+  };
   const match = asPredicate((c) => {
-    const memo = new Map<string, boolean>();
-    const sel = (n: string) => {
-      let v = memo.get(n);
-      if (v === undefined) {
-        v = tests[names.indexOf(n)](c);
-        memo.set(n, v);
-      }
-      return v;
-    };
+    memo.fill(0);
+    current = c;
     return conds.some((cond) => cond(sel));
   });
   const used = [...new Set([...sels.values()].flatMap((s) => s.fields))];

@@ -139,7 +139,7 @@ function deniedRetry(rule: CorrelationRule, key: Key, seen: See, within: Within,
         }
         if (r.tool_use_id) {
           // The most recently active groups only: a denial follows its call closely.
-          let byId = calls.get(k) ?? new Map<string, TimelineRow>();
+          const byId = calls.get(k) ?? new Map<string, TimelineRow>();
           calls.delete(k);
           calls.set(k, byId);
           if (calls.size > MAX_GROUPS) calls.delete(calls.keys().next().value!);

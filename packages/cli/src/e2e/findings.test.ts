@@ -156,7 +156,7 @@ describe('aitrail rules and --rules', () => {
     expect(list.find((x) => x.id === 'unattended-mode-on')).toMatchObject({ reports: false });
     const text = await runCli(['rules']);
     expect(text.stdout).toContain('pipe-to-shell  [high]  Download piped into a shell');
-  });
+  }, 180_000);
 
   it('a rule that does not parse stops analyze and rules with exit 2, naming the file and line, no stack trace', async () => {
     const dir = join(T, 'bad');
@@ -169,7 +169,7 @@ describe('aitrail rules and --rules', () => {
       expect(stackTraceLines(r.stderr)).toEqual([]);
     }
     expect(existsSync(join(T, 'o'))).toBe(false);
-  });
+  }, 180_000);
 
   it('--rules adds a user rule to analyze; --no-findings writes none', async () => {
     const dir = join(T, 'good');
@@ -184,5 +184,5 @@ describe('aitrail rules and --rules', () => {
     const b = await runCli(['analyze', c.zip, '--no-findings', '--out', join(T, 'without')]);
     expect(b.code, b.stderr).toBe(0);
     expect(existsSync(join(T, 'without', 'findings.jsonl'))).toBe(false);
-  });
+  }, 300_000);
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm bench [--size 160m|1g|2g] [--runs N] [--only collect,parse,analyze,reports,dedup,scaling,rows,fleet,hostile] [--seed S]
+// pnpm bench [--size 160m|1g|2g] [--runs N] [--only collect,parse,analyze,reports,findings,dedup,scaling,rows,fleet,hostile] [--seed S]
 // Generates (or reuses) three corpora of size/16, size/4 and size under bench/.work/ (plus, for
 // `rows`, one log of ten million `{}` lines and, for `fleet`, fifty 20 MiB corpora and one of
 // their total size), runs each benchmark against its baseline interleaved, prints a table with
@@ -16,7 +16,7 @@ import { ROOT } from './lib/packages.mjs';
 import * as Sections from './lib/sections.mjs';
 import { evaluateTargets, printReport } from './lib/report.mjs';
 
-const ALL = ['collect', 'parse', 'analyze', 'reports', 'dedup', 'scaling', 'rows', 'fleet', 'hostile'];
+const ALL = ['collect', 'parse', 'analyze', 'reports', 'findings', 'dedup', 'scaling', 'rows', 'fleet', 'hostile'];
 /** The row-count extreme: lines of `{}` in one event log. */
 const ROWS = 10_000_000;
 /** The fleet: this many archives of this size, against one archive of their total size. */
@@ -60,7 +60,7 @@ async function main() {
   }
   if (!haveTool('zip')) console.error('bench: zip is not installed, so collect has no baseline; install it (apt-get install -y zip) and run again');
   const sizes = [o.size / 16, o.size / 4, o.size].map((s) => Math.round(s));
-  const needCorpora = o.only.some((n) => ['collect', 'parse', 'analyze', 'reports', 'scaling'].includes(n));
+  const needCorpora = o.only.some((n) => ['collect', 'parse', 'analyze', 'reports', 'findings', 'scaling'].includes(n));
   const corpora = needCorpora ? (o.only.includes('scaling') ? sizes : [o.size]).map((s) => corpusOf(s, o.seed)) : [];
   const main16 = corpora.at(-1);
   const loadBefore = os.loadavg();
@@ -75,6 +75,7 @@ async function main() {
   await section('parse', () => Sections.parseSection(main16, o.runs));
   await section('analyze', () => Sections.analyzeSection(main16, o.runs));
   await section('reports', () => Sections.reportsSection(main16, o.runs));
+  await section('findings', () => Sections.findingsSection(main16, o.runs));
   await section('dedup', () => Sections.dedupSection(o.runs));
   await section('rows', () => Sections.rowsSection(manyRowsCorpus(ROWS), o.runs));
   await section('fleet', () => Sections.fleetSection(fleetCorpora(FLEET.count, FLEET.size), corpusOf(FLEET.count * FLEET.size, o.seed), o.runs));

@@ -112,8 +112,9 @@ export async function runAnalyzeInputs(inputs, label, opts = {}) {
   const outBytes = ['timeline.csv', 'timeline.jsonl'].reduce((n, f) => n + (existsSync(join(out, f)) ? statSync(join(out, f)).size : 0), 0);
   // Bytes of each output, for the reports section (what timeline.sqlite and report.html add).
   const outputs = Object.fromEntries(readdirSync(out).map((f) => [f, statSync(join(out, f)).size]));
+  const findings = countLines(join(out, 'findings.jsonl'));
   rmSync(out, { recursive: true, force: true });
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, tmpPeak: r.tmpPeak, rows, outBytes, outputs };
+  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, tmpPeak: r.tmpPeak, rows, outBytes, outputs, findings };
 }
 
 /** aitrail analyze of the corpus's collect archive (or, without one, its home directory). */

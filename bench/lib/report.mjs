@@ -20,6 +20,7 @@ export function evaluateTargets(r, main) {
   const parseNote = r.parse?.parse?.label?.startsWith('readJsonLines') ? 'the events parser was not registered: readJsonLines alone was measured' : undefined;
   t.push(verdict('parse throughput vs bare JSON.parse loop', '≥ 0.8x', r.parse, r.parse?.ratio, (x) => x >= 0.8, parseNote, r.parse?.ratioCpu));
   t.push(verdict('analyze end to end throughput vs bare JSON.parse loop', '≥ 0.33x (aim 0.5x)', r.analyze, r.analyze?.ratioBare, (x) => x >= 0.33, r.analyze?.ratioParse ? `vs the events parser alone ${fx(r.analyze.ratioParse.median)}` : undefined, r.analyze?.ratioBareCpu));
+  t.push(verdict('analyze time with findings vs --no-findings', '≤ 1.10x', r.findings, r.findings?.ratio, (x) => x <= 1.1, undefined, r.findings?.ratioCpu));
   t.push(verdict('dedup 1M rows (100k one text) vs sort', '≤ 2x', r.dedup, r.dedup?.ratio, (x) => x <= 2));
   const h = r.hostile;
   if (!h) t.push({ name: 'honest 10 GiB zip bomb through analyze', target: 'reported, peak RSS < 512 MiB', met: null, value: 'not run (--only)' });
@@ -129,6 +130,11 @@ export function printReport(rep) {
     const sizes = ['timeline.sqlite', 'timeline.timesketch.jsonl', 'report.html'].map((f) => `${f} ${fmtMiB(o[f] ?? 0)}`).join(', ');
     rows.push(sideRow('analyze with reports', x.unavailable ? x : x.reports, x.reports ? `${sizes} (the other outputs ${fmtMiB(base)})` : ''));
     if (x.bare) rows.push(sideRow('  analyze --no-reports', x.bare, x.ratio ? `with/without ${fx(x.ratio.median)} (CPU ${fx(x.ratioCpu.median)})` : ''));
+  }
+  if (r.findings) {
+    const f = r.findings;
+    rows.push(sideRow('analyze with findings', f.unavailable ? f : f.with, f.with ? `${f.findings ?? '?'} findings` : ''));
+    if (f.without) rows.push(sideRow('  analyze --no-findings', f.without, f.ratio ? `with/without ${fx(f.ratio.median)} (CPU ${fx(f.ratioCpu.median)})` : ''));
   }
   if (r.dedup) {
     const d = r.dedup;

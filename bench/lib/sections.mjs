@@ -132,13 +132,25 @@ export async function fleetSection(fleet, one, runs) {
  * analyze: the default run against `--no-reports`, interleaved; times and output bytes.
  */
 export async function reportsSection(corpus, runs) {
-  const r = await interleaved(runs, () => C.runAnalyze(corpus), { bare: () => C.runAnalyze(corpus, { args: ['--no-reports'] }) });
+  const r = await interleaved(runs, () => C.runAnalyze(corpus, { args: ['--no-findings'] }), { bare: () => C.runAnalyze(corpus, { args: ['--no-findings', '--no-reports'] }) });
   if (r.unavailable) return { unavailable: r.unavailable };
   const res = { reports: side(r.measured), bare: side(r.baselines.bare), outputs: r.measured[0].outputs };
   if (Array.isArray(r.baselines.bare)) {
     // Time with reports / time without (lower is better; 1.0 would be free).
     res.ratio = pairRatio(r.measured, r.baselines.bare, (a) => a.ms, (b) => b.ms);
     res.ratioCpu = pairRatio(r.measured, r.baselines.bare, (a) => a.cpuMs, (b) => b.cpuMs);
+  }
+  return res;
+}
+
+/** The findings' cost: analyze (built-in rules) against analyze --no-findings of the same archive. */
+export async function findingsSection(corpus, runs) {
+  const r = await interleaved(runs, () => C.runAnalyze(corpus, { args: ['--no-reports'] }), { without: () => C.runAnalyze(corpus, { args: ['--no-reports', '--no-findings'] }) });
+  if (r.unavailable) return { unavailable: r.unavailable };
+  const res = { with: side(r.measured), without: side(r.baselines.without), findings: r.measured[0].findings };
+  if (Array.isArray(r.baselines.without)) {
+    res.ratio = pairRatio(r.measured, r.baselines.without, (a) => a.ms, (b) => b.ms);
+    res.ratioCpu = pairRatio(r.measured, r.baselines.without, (a) => a.cpuMs, (b) => b.cpuMs);
   }
   return res;
 }

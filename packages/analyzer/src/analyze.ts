@@ -15,6 +15,8 @@ import { InlinePool, type ParsePool, WorkerPool } from './pool.js';
 import { DEFAULT_RUN_LIMITS, RecordStore, type RunLimits } from './record-store.js';
 import { secondaryKeys } from './secondary-keys.js';
 import { type CollectionSource, type MemberAccess, openDirectorySource } from './source.js';
+import { FindingsEngine, loadRules, type Rule, RuleError } from './findings/index.js';
+import type { RowSink } from './report/sink.js';
 import { buildSummary, type SummaryEntry } from './summary.js';
 import { openZipSource } from './zip-source.js';
 import { removeStaleReports, reportSinks } from './report/sinks.js';
@@ -54,6 +56,10 @@ export interface AnalyzeOptions {
   signal?: AbortSignal;
   /** false: no timeline.sqlite, report.html or timeline.timesketch.jsonl (`--no-reports`). */
   reports?: boolean;
+  /** Folders of the user's own rules beside the built-in ones (`--rules`). */
+  rules?: string[];
+  /** false: no findings.jsonl (`--no-findings`). */
+  findings?: boolean;
 }
 
 /** Progress and problems as the analysis runs; the CLI prints them on stderr. */
@@ -75,6 +81,8 @@ export interface AnalyzeResult {
   duplicates: number;
   sessions: number;
   warnings: number;
+  /** Findings per rule id (findings.jsonl); empty when findings are off. */
+  findings: Record<string, number>;
 }
 
 
@@ -101,6 +109,14 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
   const check = () => {
     if (opts.signal?.aborted) throw new AnalyzeError(`interrupted (${String((opts.signal.reason as Error)?.message ?? opts.signal.reason)}); outputs already in ${out} were left as they were, temporary files removed`);
   };
+  // Rules first: a rule that does not parse stops the run before any work.
+  let rules: Rule[] = [];
+  try {
+    if (opts.findings !== false) rules = await loadRules(opts.rules ?? []);
+  } catch (e) {
+    if (e instanceof RuleError) throw new AnalyzeError(`expected rules that parse, found a problem: ${e.message}`);
+    throw e;
+  }
   const plugins = [...builtInPlugins, ...(opts.plugins ?? [])];
   const parsers: Parser[] = plugins.flatMap((p) => p.parsers);
   const syncAgents = new Set(parsers.filter((p) => p.recordsSync).map((p) => p.agent));
@@ -212,9 +228,12 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       integrity: { ok: integrity[i].ok, checked: integrity[i].checked, mismatched: integrity[i].mismatched, missing: integrity[i].missing, extra: integrity[i].extra, unreadable: integrity[i].unreadable },
     }));
     ev.phase?.('writing', store.rows);
-    const written = await writeOutputs({ out, store, identities: plan.identities, skipped, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check, sinks: opts.reports === false ? [] : reportSinks(out) });
+    const findings = opts.findings === false ? undefined : new FindingsEngine(rules, tmp);
+    // findings.jsonl first: the report sinks read it when they end.
+    const sinks: RowSink[] = [...(findings ? [findingsSink(findings)] : []), ...(opts.reports === false ? [] : reportSinks(out))];
+    const written = await writeOutputs({ out, store, identities: plan.identities, skipped, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check, sinks });
     if (opts.reports === false) await removeStaleReports(out);
-    return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings };
+    return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings, findings: Object.fromEntries(findings?.counts ?? []) };
   } finally {
     for (const s of sources) await s.close().catch(() => {});
     await rm(tmp, { recursive: true, force: true });
@@ -307,4 +326,17 @@ async function parseAll(plan: ParsePlan, inputs: Input[], opts: AnalyzeOptions, 
     await pool.close();
   }
   return { plan, store, outcomes, reads };
+}
+
+/** The findings engine as a row sink: at the end it takes inventory.json's homes and system entries (their MCP servers). */
+function findingsSink(f: FindingsEngine): RowSink {
+  return {
+    row: (r) => f.row(r),
+    end: ({ out, inventory }) => {
+      const inv = inventory as { homes?: Parameters<FindingsEngine['end']>[0]['homes']; system?: Parameters<FindingsEngine['end']>[0]['homes'] };
+      return f.end({ out, homes: [...(inv.homes ?? []), ...(inv.system ?? [])] });
+    },
+    // Findings are spooled in the analysis's temp folder (removed with it); findings.jsonl is written atomically in end().
+    abort: async () => {},
+  };
 }

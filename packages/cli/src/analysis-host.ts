@@ -51,7 +51,7 @@ export function rowMemoryBytes(env: NodeJS.ProcessEnv = process.env): number | u
   return Number(v) * 1024 * 1024;
 }
 
-const OUTPUT_NAMES = ['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl', ...REPORT_FILES];
+const OUTPUT_NAMES = ['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl', 'findings.jsonl', ...REPORT_FILES];
 
 /** A child killed at its heap cap runs no finally block: remove its partial outputs here. */
 async function removePartials(out: string, pid: number | undefined): Promise<void> {

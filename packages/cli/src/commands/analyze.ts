@@ -1,5 +1,6 @@
 import { type AnalyzeResult, formatSummary, globRoot } from '@aitrail/analyzer';
 import { type Catalog, CatalogError, loadCatalogs } from '@aitrail/collector';
+import { resolve } from 'node:path';
 import { Args, type Command, Command as OclifCommand, Flags } from '@oclif/core';
 import { analyzeInChild, ChildUsageError, HeapCapError, heapCapMb, rowMemoryBytes } from '../analysis-host.js';
 import { type LoadedPlugin, loadPlugins, PluginError } from '../plugins.js';
@@ -16,6 +17,8 @@ export const analyzeFlags = {
   json: Flags.boolean({ description: 'print the summary as JSON on stdout' }),
   jobs: Flags.integer({ description: 'parse on this many threads (default: the number of cores, fewer for a small input); the outputs are byte for byte the same whatever the number', min: 1 }),
   reports: Flags.boolean({ description: 'also write timeline.sqlite, report.html and timeline.timesketch.jsonl (--no-reports skips them)', default: true, allowNo: true }),
+  rules: Flags.string({ description: 'a folder of your own Sigma-style rules (.yml) beside the built-in ones (repeatable; see `aitrail rules`)', multiple: true }),
+  findings: Flags.boolean({ description: 'write findings.jsonl from the rules (--no-findings skips them)', default: true, allowNo: true }),
 };
 
 /** Load plugins or stop with a usage error (exit 2). */
@@ -39,7 +42,7 @@ export function catalogsWithPlugins(cmd: Command, plugins: LoadedPlugin[], files
 }
 
 /** Run the analysis with progress on stderr and the summary on stdout. */
-export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: string; 'include-thinking': boolean; dedup: boolean; strict: boolean; json: boolean; jobs?: number; reports: boolean }, plugins: LoadedPlugin[], catalogs: Catalog[]): Promise<AnalyzeResult> {
+export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: string; 'include-thinking': boolean; dedup: boolean; strict: boolean; json: boolean; jobs?: number; reports: boolean; rules?: string[]; findings: boolean }, plugins: LoadedPlugin[], catalogs: Catalog[]): Promise<AnalyzeResult> {
   let heapMb: number;
   let rowBytes: number | undefined;
   try {
@@ -64,7 +67,7 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   try {
     // In a child process with a capped heap (AITRAIL_MAX_HEAP_MB): see analysis-host.ts.
     res = await analyzeInChild(
-      { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, reports: flags.reports, catalogRoots: roots, jobs: flags.jobs ?? 'auto', ...(rowBytes === undefined ? {} : { runLimits: { memoryBytes: rowBytes } }) },
+      { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, reports: flags.reports, catalogRoots: roots, rules: (flags.rules ?? []).map((d) => resolve(d)), findings: flags.findings, jobs: flags.jobs ?? 'auto', ...(rowBytes === undefined ? {} : { runLimits: { memoryBytes: rowBytes } }) },
       plugins,
       {
         phase: (name, total) => {
@@ -90,15 +93,27 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   }
   progress.stop();
   if (!res.integrityOk) process.stderr.write('warning: some members failed the integrity check and were not parsed; see inventory.json collections[].integrity\n');
-  if (flags.json) process.stdout.write(`${JSON.stringify({ out: res.out, integrity_ok: res.integrityOk, rows: res.rows, duplicates: res.duplicates, sessions: res.sessions, parse_warnings: res.warnings, summary: res.summary }, null, 2)}\n`);
+  if (flags.json) process.stdout.write(`${JSON.stringify({ out: res.out, integrity_ok: res.integrityOk, rows: res.rows, duplicates: res.duplicates, sessions: res.sessions, parse_warnings: res.warnings, findings: res.findings, summary: res.summary }, null, 2)}\n`);
   // The summary names hosts and files from the evidence (warnings go through progress.log, escaped there).
-  else process.stdout.write(`${terminalText(formatSummary(res.summary, res.out, { rows: res.rows, duplicates: res.duplicates, warnings: res.warnings, integrityOk: res.integrityOk, reports: flags.reports }))}\n`);
+  else {
+    process.stdout.write(`${terminalText(formatSummary(res.summary, res.out, { rows: res.rows, duplicates: res.duplicates, warnings: res.warnings, integrityOk: res.integrityOk, reports: flags.reports }))}\n`);
+    if (flags.findings) process.stdout.write(`${terminalText(findingsLine(res.findings))}\n`);
+  }
   return res;
+}
+
+/** One summary line: findings by rule, most first (rule ids only: a finding's text stays in findings.jsonl). */
+export function findingsLine(counts: Record<string, number>): string {
+  const hit = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const total = hit.reduce((n, [, c]) => n + c, 0);
+  return total === 0 ? 'Findings: none (findings.jsonl)' : `Findings: ${total} (findings.jsonl): ${hit.map(([id, n]) => `${id} ${n}`).join(', ')}`;
 }
 
 /** `aitrail analyze INPUT...`: collections into one timeline, sessions list and inventory. */
 export class AnalyzeCommand extends OclifCommand {
-  static override description = 'Analyze one or more collections (.zip or unpacked folder) offline into timeline.csv/jsonl, sessions.jsonl, inventory.json and duplicates.jsonl.';
+  static override description = 'Analyze one or more collections (.zip or unpacked folder) offline into timeline.csv/jsonl, sessions.jsonl, inventory.json, duplicates.jsonl and findings.jsonl (see `aitrail rules`).';
   static override examples = ['<%= config.bin %> analyze collection.zip', '<%= config.bin %> analyze host1.zip host2.zip --out case-42', '<%= config.bin %> analyze collection.zip --plugin aitrail-plugin-example --json'];
   static override strict = false;
   static override args = { input: Args.string({ description: 'collection archives (.zip) or unpacked collection folders', required: true }) };

@@ -3,6 +3,7 @@ import { AnalyzeCommand } from './analyze.js';
 import { CatalogCommand } from './catalog.js';
 import { CollectCommand } from './collect.js';
 import { ParsersCommand } from './parsers.js';
+import { RulesCommand } from './rules.js';
 import { ScanCommand } from './scan.js';
 import { ServeCommand } from './serve.js';
 import { VerifyCommand } from './verify.js';
@@ -13,6 +14,7 @@ export const COMMANDS: Record<string, Command.Class> = {
   catalog: CatalogCommand,
   collect: CollectCommand,
   parsers: ParsersCommand,
+  rules: RulesCommand,
   scan: ScanCommand,
   serve: ServeCommand,
   verify: VerifyCommand,

@@ -80,7 +80,7 @@ function expectClean(a: Analyzed): void {
   // The private temp folder is gone, and nothing but the outputs was written.
   expect(readdirSync(join(a.T, 'tmp'))).toEqual([]);
   expect(readdirSync(join(a.T, 'cwd'))).toEqual([]);
-  for (const p of listTree(a.T)) expect(/^\/(tmp|cwd|out)(\/(timeline\.csv|timeline\.jsonl|timeline\.sqlite|timeline\.timesketch\.jsonl|sessions\.jsonl|inventory\.json|duplicates\.jsonl|report\.[a-z]+))?$/.test(p.slice(a.T.length)), p).toBe(true);
+  for (const p of listTree(a.T)) expect(/^\/(tmp|cwd|out)(\/(timeline\.csv|timeline\.jsonl|timeline\.sqlite|timeline\.timesketch\.jsonl|sessions\.jsonl|inventory\.json|duplicates\.jsonl|findings\.jsonl|report\.[a-z]+))?$/.test(p.slice(a.T.length)), p).toBe(true);
 }
 
 const userRows = (a: Analyzed) => a.timeline.filter((r) => r.text === 'fix the failing test');

@@ -10,6 +10,7 @@ import { checkIntegrity, credentialNotice, type IntegrityResult } from './integr
 import { type CollectionEntry, InventoryBuilder } from './inventory.js';
 import { writeOutputs, type OutputPaths } from './outputs.js';
 import { DEFAULT_RUN_LIMITS, type RunLimits, RunSpiller, type TimelineRow } from './runs.js';
+import { type SessionFileGlobs, sessionFileMatcher } from './session-files.js';
 import { openDirectorySource, type CollectionSource } from './source.js';
 import { buildSummary, type SummaryEntry } from './summary.js';
 import { openZipSource } from './zip-source.js';
@@ -29,6 +30,8 @@ export interface AnalyzeOptions {
   strict?: boolean;
   /** Home-relative catalog roots per agent (for scratch directories); guessed from paths when absent. */
   catalogRoots?: ReadonlyMap<string, string[]>;
+  /** Each agent's `session_files` globs (expanded), counted into inventory.json `session_files`. */
+  sessionFiles?: ReadonlyMap<string, SessionFileGlobs>;
   runLimits?: RunLimits;
   /** Parent of the private temp folder (default os.tmpdir(), which honours TMPDIR). */
   tmpRoot?: string;
@@ -137,7 +140,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     const inv = new InventoryBuilder();
     const roots = (agent: string) => opts.catalogRoots?.get(agent);
     const offered = inputs.map((input, i) => {
-      inv.addManifest(input.host, input.src.manifest, roots);
+      inv.addManifest(input.host, input.src.manifest, roots, sessionFileMatcher(opts.sessionFiles, input.src.info.layout ?? input.src.info.os?.platform));
       inv.addCredentialFindings(input.host, integrity[i].credentials);
       const { rows, refused } = parseableRows(input.src, integrity[i].failed);
       for (const { row, reason } of refused) inv.agent(input.host, row.user, row.agent).not_parsed.push({ file: row.archive_path, reason });

@@ -7,3 +7,4 @@ export { checkIntegrity, type IntegrityResult } from './integrity.js';
 export { openDirectorySource, type CollectionSource } from './source.js';
 export { openZipSource } from './zip-source.js';
 export { globRoot } from './inventory.js';
+export { type SessionFileGlobs, sessionFileMatcher } from './session-files.js';

@@ -168,7 +168,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   const homes = w.inv.finish(recs);
   const system = w.inv.system();
   let warnings = 0;
-  const totals = { hosts: new Set(w.collections.map((c) => c.host)).size, homes: homes.length, artifacts: 0, bytes: 0, parsed_artifacts: 0, rows, duplicates: droppedOrder.length, sessions: recs.length, synced_sessions: 0, projects: 0, scratch_directories: 0, secret_files: 0, parse_warnings: 0, unknown_records: 0, mcp_servers: 0, ...credentialTotals([...homes, ...system]), integrity_ok: w.collections.every((c) => c.integrity.ok) };
+  const totals = { hosts: new Set(w.collections.map((c) => c.host)).size, homes: homes.length, artifacts: 0, bytes: 0, parsed_artifacts: 0, rows, duplicates: droppedOrder.length, sessions: recs.length, session_files: 0, synced_sessions: 0, projects: 0, scratch_directories: 0, secret_files: 0, parse_warnings: 0, unknown_records: 0, mcp_servers: 0, ...credentialTotals([...homes, ...system]), integrity_ok: w.collections.every((c) => c.integrity.ok) };
   // A file two agents claim is listed under both agents but counted once here.
   totals.artifacts = w.inv.distinct.artifacts;
   totals.bytes = w.inv.distinct.bytes;
@@ -176,6 +176,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     for (const a of h.agents) {
       totals.parsed_artifacts += a.parsed_artifacts;
       totals.synced_sessions += a.synced_sessions;
+      totals.session_files += a.session_files;
       totals.projects += a.projects.length;
       totals.scratch_directories += a.scratch_directories.length;
       totals.secret_files += a.secret_files.length;

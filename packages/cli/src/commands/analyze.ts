@@ -45,7 +45,11 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
     cmd.error(terminalText((e as Error).message), { exit: 2 });
   }
   const roots = new Map<string, string[]>();
-  for (const c of catalogs) roots.set(c.agent, [...new Set(c.collect.map(globRoot).filter(Boolean))]);
+  const sessionFiles = new Map<string, { home: string[]; project: string[] }>();
+  for (const c of catalogs) {
+    roots.set(c.agent, [...new Set(c.collect.map(globRoot).filter(Boolean))]);
+    sessionFiles.set(c.agent, { home: c.session_files, project: c.project.session_files });
+  }
   const progress = createProgress({ label: 'analyze' });
   let phase = '';
   let res: AnalyzeResult;
@@ -60,7 +64,7 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   try {
     // In a child process with a capped heap (AITRAIL_MAX_HEAP_MB): see analysis-host.ts.
     res = await analyzeInChild(
-      { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, catalogRoots: roots },
+      { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, catalogRoots: roots, sessionFiles },
       plugins,
       {
         phase: (name, total) => {

@@ -84,7 +84,8 @@ describe('every cataloged agent in one home', () => {
   const claims = (r: ManifestRow, agent: string) => (r.agents ?? [r.agent]).includes(agent);
 
   it('derives the agents from the catalogs and finds a fixture home for each', () => {
-    expect(AGENTS.length).toBeGreaterThanOrEqual(20);
+    // The catalogs on main when this test was written: later ones join without a change here.
+    expect(AGENTS).toEqual(expect.arrayContaining(['amazon-q', 'amp', 'claude-code', 'codex-cli', 'copilot-cli', 'copilot-desktop', 'crush', 'cursor', 'gemini-cli', 'goose', 'jetbrains-ai', 'letta-code', 'opencode', 'qwen-code', 'vscode-copilot-chat', 'windsurf', 'zed']));
     const missing = AGENTS.filter((a) => picked.get(a) === undefined);
     expect(missing, `expected a fixtures/homes/*/README.md naming each agent on its Agents: line; none for ${missing.join(', ')}`).toEqual([]);
   });

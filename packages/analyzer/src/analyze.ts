@@ -13,7 +13,7 @@ import { writeOutputs, type OutputPaths } from './outputs.js';
 import { DEFAULT_RUN_LIMITS, type RunLimits, RunSpiller, type TimelineRow } from './runs.js';
 import { type SessionFileGlobs, sessionFileMatcher } from './session-files.js';
 import { openDirectorySource, type CollectionSource } from './source.js';
-import { buildSummary, type SummaryEntry } from './summary.js';
+import { buildSummary, type SummaryEntry, type UnparsedEntry } from './summary.js';
 import { openZipSource } from './zip-source.js';
 
 /** Options of {@link analyze}. */
@@ -59,6 +59,8 @@ export interface AnalyzeResult {
   duplicates: number;
   sessions: number;
   warnings: number;
+  /** Agents with collected files and no timeline row (catalog-only agents among them): inventory.json has their counts. */
+  unparsed: UnparsedEntry[];
 }
 
 /** A user mistake or a refused input: the CLI prints the message, without a stack trace. */
@@ -224,7 +226,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     }));
     ev.phase?.('writing', spiller.rows);
     const written = await writeOutputs({ out, tmp, runs: spiller.runs, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check });
-    return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings };
+    return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings, unparsed: written.unparsed };
   } finally {
     for (const s of sources) await s.close().catch(() => {});
     await rm(tmp, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { CopyFilter } from './copies.js';
 import { type CollectionEntry, credentialTotals, type InventoryBuilder } from './inventory.js';
 import { mergeRuns, type TimelineRow } from './runs.js';
 import { SessionAccumulator, type SessionRecord } from './sessions.js';
-import type { KeptCounts } from './summary.js';
+import type { KeptCounts, UnparsedEntry } from './summary.js';
 import { WriteBehind } from './write-behind.js';
 
 /** Where the outputs were written. */
@@ -61,7 +61,7 @@ export interface WriteInput {
  * write timeline.csv and timeline.jsonl as the rows go by, and accumulate sessions, inventory
  * and duplicates. Every file goes to a temporary name and is renamed when complete.
  */
-export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths; sessions: SessionRecord[]; kept: KeptCounts; rows: number; duplicates: number; warnings: number }> {
+export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths; sessions: SessionRecord[]; kept: KeptCounts; rows: number; duplicates: number; warnings: number; unparsed: UnparsedEntry[] }> {
   const files: OutputPaths = {
     timelineCsv: join(w.out, 'timeline.csv'),
     timelineJsonl: join(w.out, 'timeline.jsonl'),
@@ -172,8 +172,10 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   // A file two agents claim is listed under both agents but counted once here.
   totals.artifacts = w.inv.distinct.artifacts;
   totals.bytes = w.inv.distinct.bytes;
+  const unparsed: UnparsedEntry[] = [];
   for (const h of [...homes, ...system]) {
     for (const a of h.agents) {
+      if (a.rows === 0 && a.artifacts > 0) unparsed.push({ host: h.host, user: 'user' in h ? h.user : '', agent: a.agent, artifacts: a.artifacts, session_files: a.session_files });
       totals.parsed_artifacts += a.parsed_artifacts;
       totals.synced_sessions += a.synced_sessions;
       totals.session_files += a.session_files;
@@ -197,7 +199,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     outputs: { timeline_csv: 'timeline.csv', timeline_jsonl: 'timeline.jsonl', sessions: 'sessions.jsonl', duplicates: 'duplicates.jsonl' },
   };
   await writeFileAtomic(files.inventory, JSON.stringify(inventory, null, 2) + '\n');
-  return { files, sessions: recs, kept, rows, duplicates: droppedOrder.length, warnings };
+  return { files, sessions: recs, kept, rows, duplicates: droppedOrder.length, warnings, unparsed };
 }
 
 function countKept(kept: KeptCounts, r: TimelineRow): void {

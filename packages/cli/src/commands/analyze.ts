@@ -90,9 +90,9 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   }
   progress.stop();
   if (!res.integrityOk) process.stderr.write('warning: some members failed the integrity check and were not parsed; see inventory.json collections[].integrity\n');
-  if (flags.json) process.stdout.write(`${JSON.stringify({ out: res.out, integrity_ok: res.integrityOk, rows: res.rows, duplicates: res.duplicates, sessions: res.sessions, parse_warnings: res.warnings, summary: res.summary }, null, 2)}\n`);
+  if (flags.json) process.stdout.write(`${JSON.stringify({ out: res.out, integrity_ok: res.integrityOk, rows: res.rows, duplicates: res.duplicates, sessions: res.sessions, parse_warnings: res.warnings, summary: res.summary, collected_no_rows: res.unparsed }, null, 2)}\n`);
   // The summary names hosts and files from the evidence (warnings go through progress.log, escaped there).
-  else process.stdout.write(`${terminalText(formatSummary(res.summary, res.out, { rows: res.rows, duplicates: res.duplicates, warnings: res.warnings, integrityOk: res.integrityOk }))}\n`);
+  else process.stdout.write(`${terminalText(formatSummary(res.summary, res.out, { rows: res.rows, duplicates: res.duplicates, warnings: res.warnings, integrityOk: res.integrityOk, unparsed: res.unparsed }))}\n`);
   return res;
 }
 

@@ -122,6 +122,9 @@ describe('every cataloged agent in one home', () => {
       expect(e?.bytes, a).toBeGreaterThan(0);
       expect(e?.artifacts, a).toBeGreaterThanOrEqual(collected.length);
     }
+    // The closing summary names each catalog-only agent (collected, no rows) with its counts.
+    const noRows = (JSON.parse(analyze.stdout) as { collected_no_rows: { agent: string; artifacts: number; session_files: number }[] }).collected_no_rows;
+    for (const a of CATALOG_ONLY) expect(noRows.find((u) => u.agent === a), a).toEqual(expect.objectContaining({ artifacts: inv.get(a)?.artifacts, session_files: inv.get(a)?.session_files }));
   });
 
   it('every secret file the collection flagged is in its agents\' inventory entries; every catalog-only agent has one', () => {

@@ -151,3 +151,63 @@ describe('every cataloged agent in one home', () => {
     expect(leaked).toEqual([]);
   });
 });
+
+// The catalog-only agents' fixture homes hold each OS place their specs give; in a macOS and a
+// Windows image (the collector tells them by layout) the dry run lists those places under their
+// agent, secrets flagged, and the Windows collection reads Rider's recentSolutions.xml hint.
+describe('catalog-only agents at their macOS and Windows places', () => {
+  const T = tempDir('all-agents-os');
+  afterAll(() => rmSync(T, { recursive: true, force: true }));
+  function image(os: 'mac' | 'win'): string {
+    const root = join(T, os);
+    const home = join(root, 'Users/dev');
+    mkdirSync(join(home, os === 'mac' ? 'Library' : 'AppData'), { recursive: true });
+    // The other OS's top folder stays out: the collector tells the layout by it.
+    const other = os === 'mac' ? '/AppData' : '/Library';
+    for (const h of ['windsurf-spec', 'zed-spec', 'jetbrains-ai-spec', 'amp-spec', 'letta-code-spec']) {
+      cpSync(join(HOMES, h), home, { recursive: true, filter: (src) => !src.endsWith('/README.md') && src !== join(HOMES, h) + other });
+    }
+    return root;
+  }
+  const listed = (stdout: string, rel: string, secret: boolean) =>
+    stdout.split('\n').some((l) => /^collected\s/.test(l) && l.includes(`/Users/dev/${rel} ->`) && /\bSECRET\b/.test(l) === secret);
+
+  it('macOS: Library/Application Support for Windsurf, Zed and JetBrains, Library/Logs; the same dot-folders for Amp and Letta', async () => {
+    const r = await runCli(['collect', '--root', image('mac'), '--dry-run'], { timeoutMs: 180_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('layout: darwin');
+    for (const [rel, secret] of [
+      ['Library/Application Support/Windsurf/User/globalStorage/storage.json', false],
+      ['Library/Application Support/Zed/threads/threads.db', false],
+      ['Library/Logs/Zed/Zed.log', false],
+      ['Library/Application Support/JetBrains/PyCharm2025.3/options/recentProjects.xml', false],
+      ['Library/Logs/JetBrains/PyCharm2025.3/idea.log', false],
+      ['.codeium/windsurf/mcp_config.json', true],
+      ['.local/share/amp/secrets.json', true],
+      ['.letta/settings.json', true],
+    ] as const) expect(listed(r.stdout, rel, secret), rel).toBe(true);
+  });
+
+  it('Windows: AppData/Roaming and AppData/Local places, credential files flagged; Rider\'s solution folder is a project', async () => {
+    const root = image('win');
+    mkdirSync(join(root, 'Users/dev/source/repos/NetApp/.junie'), { recursive: true });
+    cpSync(join(HOMES, 'jetbrains-ai-spec/src/jb-app/.junie/guidelines.md'), join(root, 'Users/dev/source/repos/NetApp/.junie/guidelines.md'));
+    const r = await runCli(['collect', '--root', root, '--dry-run'], { timeoutMs: 180_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('layout: win32');
+    for (const [rel, secret] of [
+      ['AppData/Roaming/Windsurf/User/settings.json', true],
+      ['AppData/Local/Zed/threads/threads.db', false],
+      ['AppData/Roaming/Zed/settings.json', true],
+      ['AppData/Roaming/JetBrains/Rider2026.1/c.pwd', true],
+      ['AppData/Roaming/JetBrains/Rider2026.1/aia-task-history/task-0002.events', false],
+      ['AppData/Local/JetBrains/Rider2026.1/log/idea.log', false],
+      ['.junie/mcp/mcp.json', true],
+    ] as const) expect(listed(r.stdout, rel, secret), rel).toBe(true);
+    const c = await runCli(['collect', '--root', root, '--out', join(T, 'w.zip')], { timeoutMs: 180_000 });
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout + c.stderr).toMatch(/project C:\\Users\\dev\\source\\repos\\NetApp \(dev, jetbrains-ai\): collected/);
+    const { rows: w } = await manifestOf(join(T, 'w.zip'));
+    expect(w.some((r) => r.scope === 'project' && r.agent === 'jetbrains-ai' && r.rel === '.junie/guidelines.md' && r.source_path.includes('NetApp'))).toBe(true);
+  });
+});

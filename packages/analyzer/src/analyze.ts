@@ -17,7 +17,8 @@ import { secondaryKeys } from './secondary-keys.js';
 import { type CollectionSource, type MemberAccess, openDirectorySource } from './source.js';
 import { FindingsEngine, loadRules, type Rule, RuleError } from './findings/index.js';
 import type { RowSink } from './report/sink.js';
-import { buildSummary, type SummaryEntry } from './summary.js';
+import { type SessionFileGlobs, sessionFileMatcher } from './session-files.js';
+import { buildSummary, type SummaryEntry, type UnparsedEntry } from './summary.js';
 import { openZipSource } from './zip-source.js';
 import { removeStaleReports, reportSinks } from './report/sinks.js';
 
@@ -41,6 +42,8 @@ export interface AnalyzeOptions {
   strict?: boolean;
   /** Home-relative catalog roots per agent (for scratch directories); guessed from paths when absent. */
   catalogRoots?: ReadonlyMap<string, string[]>;
+  /** Each agent's `session_files` globs (expanded), counted into inventory.json `session_files`. */
+  sessionFiles?: ReadonlyMap<string, SessionFileGlobs>;
   /** Memory for rows before they are spilled to sorted runs on disk (default 32 MB). */
   runLimits?: RunLimits;
   /**
@@ -83,6 +86,8 @@ export interface AnalyzeResult {
   warnings: number;
   /** Findings per rule id (findings.jsonl); empty when findings are off. */
   findings: Record<string, number>;
+  /** Agents with collected files and no timeline row (catalog-only agents among them): inventory.json has their counts. */
+  unparsed: UnparsedEntry[];
 }
 
 
@@ -176,7 +181,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     const inv = new InventoryBuilder();
     const roots = (agent: string) => opts.catalogRoots?.get(agent);
     for (const [i, input] of inputs.entries()) {
-      inv.addManifest(input.host, input.src.manifest, roots);
+      inv.addManifest(input.host, input.src.manifest, roots, sessionFileMatcher(opts.sessionFiles, input.src.info.layout ?? input.src.info.os?.platform));
       inv.addCredentialFindings(input.host, integrity[i].credentials);
       for (const { row, reason } of parseableRows(input.src, integrity[i].failed).refused) inv.agent(input.host, row.user, row.agent).not_parsed.push({ file: row.archive_path, reason });
       for (const g of givenUpStores(input.src, parsers)) inv.agent(input.host, g.row.user, g.agent).not_parsed.push({ file: g.row.source_path, reason: g.reason });
@@ -233,7 +238,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     const sinks: RowSink[] = [...(findings ? [findingsSink(findings)] : []), ...(opts.reports === false ? [] : reportSinks(out))];
     const written = await writeOutputs({ out, store, identities: plan.identities, skipped, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check, sinks });
     if (opts.reports === false) await removeStaleReports(out);
-    return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings, findings: Object.fromEntries(findings?.counts ?? []) };
+    return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings, findings: Object.fromEntries(findings?.counts ?? []), unparsed: written.unparsed };
   } finally {
     for (const s of sources) await s.close().catch(() => {});
     await rm(tmp, { recursive: true, force: true });

@@ -2,7 +2,7 @@ export { ANALYZER_VERSION } from './version.js';
 export { AnalyzeError, analyze, type AnalyzeEvents, type AnalyzeOptions, type AnalyzeResult } from './analyze.js';
 export { type DedupDrop, type DedupOptions, type DedupRecord, dedupRows } from './dedup.js';
 export { CSV_BOM, csvField, csvLine, TIMELINE_COLUMNS } from './csv.js';
-export { formatSummary, type SummaryEntry, type SummaryTotals } from './summary.js';
+export { formatSummary, type SummaryEntry, type SummaryTotals, type UnparsedEntry } from './summary.js';
 export { checkIntegrity, type IntegrityResult } from './integrity.js';
 export { openDirectorySource, type CollectionSource } from './source.js';
 export { openZipSource } from './zip-source.js';
@@ -13,3 +13,4 @@ export { timesketchEvent, timesketchTime, UNDATED_DESC } from './report/timesket
 export { ftsQuery, MAX_PAGE, type TimelineFilter, type TimelinePage, TimelineView, TimelineViewError, VIEW_TEXT } from './report/timeline-view.js';
 export { REPORT_FILES } from './report/sinks.js';
 export { BUILT_IN_RULES, type Finding, FindingsEngine, loadRules, type Rule, RuleError } from './findings/index.js';
+export { type SessionFileGlobs, sessionFileMatcher } from './session-files.js';

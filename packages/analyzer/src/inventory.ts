@@ -21,7 +21,14 @@ export interface AgentInventory {
   parsed_artifacts: number;
   manifest_status: Record<string, number>;
   rows: number;
+  /** Sessions the parsers read (rows with a session id). */
   sessions: number;
+  /**
+   * Collected files the catalog's `session_files` globs name, one session each (docs/catalog.md,
+   * "session_files"): counted from the manifest without parsing, so a catalog-only agent has a
+   * count, and a parsed agent's count beside `sessions` shows conversation files no parser read.
+   */
+  session_files: number;
   synced_sessions: number;
   projects: string[];
   scratch_directories: string[];
@@ -117,7 +124,7 @@ export class InventoryBuilder {
     if (!h.home && home) h.home = home;
     let a = h.agents.get(agent);
     if (!a) {
-      a = { agent, artifacts: 0, bytes: 0, parsed_artifacts: 0, manifest_status: {}, rows: 0, sessions: 0, synced_sessions: 0, projects: [], scratch_directories: [], secret_files: [], not_parsed: [], parse_warnings: [], parse_warnings_total: 0, credential_scanned_files: 0, credential_findings: [], credential_findings_total: 0, credential_findings_truncated: 0, unknown_records: Object.create(null) as Record<string, Record<string, number>>, mcp_servers: [], home: '', uids: new Set(), mcp: new McpCollector(), unknownWarned: new Set(), projectSet: new Set(), scratchSet: new Set(), roots: new Set() };
+      a = { agent, artifacts: 0, bytes: 0, parsed_artifacts: 0, manifest_status: {}, rows: 0, sessions: 0, session_files: 0, synced_sessions: 0, projects: [], scratch_directories: [], secret_files: [], not_parsed: [], parse_warnings: [], parse_warnings_total: 0, credential_scanned_files: 0, credential_findings: [], credential_findings_total: 0, credential_findings_truncated: 0, unknown_records: Object.create(null) as Record<string, Record<string, number>>, mcp_servers: [], home: '', uids: new Set(), mcp: new McpCollector(), unknownWarned: new Set(), projectSet: new Set(), scratchSet: new Set(), roots: new Set() };
       h.agents.set(agent, a);
     }
     if (!a.home && home && home !== '') a.home = home;
@@ -127,8 +134,12 @@ export class InventoryBuilder {
   /** Files and bytes collected, each file once however many agents claim it (inventory.json totals). */
   readonly distinct = { artifacts: 0, bytes: 0 };
 
-  /** Count an input's manifest rows; flag secret files (path, size, hash only). A file several agents claim counts under each. */
-  addManifest(host: string, rows: ManifestRow[], catalogRoots: (agent: string) => string[] | undefined): void {
+  /**
+   * Count an input's manifest rows; flag secret files (path, size, hash only). A file several
+   * agents claim counts under each. `sessionFile` says whether a collected row is one of an
+   * agent's session files (its catalog's `session_files`).
+   */
+  addManifest(host: string, rows: ManifestRow[], catalogRoots: (agent: string) => string[] | undefined, sessionFile: (agent: string, row: ManifestRow) => boolean = () => false): void {
     for (const r of rows) {
       if (r.status === 'collected') {
         this.distinct.artifacts++;
@@ -141,6 +152,8 @@ export class InventoryBuilder {
           a.artifacts++;
           a.bytes += r.bytes_read ?? r.size ?? 0;
         }
+        // A file kept only as a hash, too large or unreadable still stands for a session that was there.
+        if (r.kind === 'file' && r.status !== 'skipped_excluded' && sessionFile(agent, r)) a.session_files++;
         if (r.secret) a.secret_files.push({ path: r.source_path, size: r.size, sha256: r.sha256 });
         const uid = r.scope === 'system' ? tempFolderUid(r.source_path) : undefined;
         if (uid !== undefined) a.uids.add(uid);

@@ -14,7 +14,7 @@ import type { RecordStore } from './record-store.js';
 import type { TimelineRow } from './row.js';
 import { SessionAccumulator, type SessionRecord } from './sessions.js';
 import type { DuplicateRecord, RowSink } from './report/sink.js';
-import type { KeptCounts } from './summary.js';
+import type { KeptCounts, UnparsedEntry } from './summary.js';
 
 /** Where the outputs were written. */
 export interface OutputPaths {
@@ -72,7 +72,7 @@ const J = JSON.stringify;
  * accumulate sessions, inventory and duplicates. Every file goes to a temporary name and is
  * renamed when complete.
  */
-export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths; sessions: SessionRecord[]; kept: KeptCounts; rows: number; duplicates: number; warnings: number }> {
+export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths; sessions: SessionRecord[]; kept: KeptCounts; rows: number; duplicates: number; warnings: number; unparsed: UnparsedEntry[] }> {
   const files: OutputPaths = {
     timelineCsv: join(w.out, 'timeline.csv'),
     timelineJsonl: join(w.out, 'timeline.jsonl'),
@@ -208,14 +208,17 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   const homes = w.inv.finish(recs);
   const system = w.inv.system();
   let warnings = 0;
-  const totals = { hosts: new Set(w.collections.map((c) => c.host)).size, homes: homes.length, artifacts: 0, bytes: 0, parsed_artifacts: 0, rows, duplicates: droppedOrder.length, sessions: recs.length, synced_sessions: 0, projects: 0, scratch_directories: 0, secret_files: 0, parse_warnings: 0, unknown_records: 0, mcp_servers: 0, ...credentialTotals([...homes, ...system]), integrity_ok: w.collections.every((c) => c.integrity.ok) };
+  const totals = { hosts: new Set(w.collections.map((c) => c.host)).size, homes: homes.length, artifacts: 0, bytes: 0, parsed_artifacts: 0, rows, duplicates: droppedOrder.length, sessions: recs.length, session_files: 0, synced_sessions: 0, projects: 0, scratch_directories: 0, secret_files: 0, parse_warnings: 0, unknown_records: 0, mcp_servers: 0, ...credentialTotals([...homes, ...system]), integrity_ok: w.collections.every((c) => c.integrity.ok) };
   // A file two agents claim is listed under both agents but counted once here.
   totals.artifacts = w.inv.distinct.artifacts;
   totals.bytes = w.inv.distinct.bytes;
+  const unparsed: UnparsedEntry[] = [];
   for (const h of [...homes, ...system]) {
     for (const a of h.agents) {
+      if (a.rows === 0 && a.artifacts > 0) unparsed.push({ host: h.host, user: 'user' in h ? h.user : '', agent: a.agent, artifacts: a.artifacts, session_files: a.session_files });
       totals.parsed_artifacts += a.parsed_artifacts;
       totals.synced_sessions += a.synced_sessions;
+      totals.session_files += a.session_files;
       totals.projects += a.projects.length;
       totals.scratch_directories += a.scratch_directories.length;
       totals.secret_files += a.secret_files.length;
@@ -244,7 +247,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
       throw e;
     }
   }
-  return { files, sessions: recs, kept, rows, duplicates: droppedOrder.length, warnings };
+  return { files, sessions: recs, kept, rows, duplicates: droppedOrder.length, warnings, unparsed };
 }
 
 async function abortSinks(sinks: RowSink[]): Promise<void> {

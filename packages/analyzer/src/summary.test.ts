@@ -25,4 +25,16 @@ describe('the closing summary', () => {
   it('says so when nothing was found', () => {
     expect(formatSummary([], '/o').split('\n')[0]).toBe('No agent activity found.');
   });
+
+  it('lists agents collected with no row (catalog-only ones), and does not say nothing was found', () => {
+    const unparsed = [
+      { host: 'h', user: 'dev', agent: 'windsurf', artifacts: 22, session_files: 2 },
+      { host: 'h', user: '', agent: 'zed', artifacts: 1, session_files: 0 },
+    ];
+    expect(formatSummary([], '/o', { rows: 0, duplicates: 0, warnings: 0, integrityOk: true, unparsed }).split('\n').slice(0, 3)).toEqual([
+      'No timeline rows.',
+      'h / dev / windsurf: collected, no rows: 22 files, 2 session files (inventory.json)',
+      'h / (system) / zed: collected, no rows: 1 file (inventory.json)',
+    ]);
+  });
 });

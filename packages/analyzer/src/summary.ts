@@ -33,6 +33,15 @@ export function buildSummary(sessions: SessionRecord[], kept: KeptCounts): Summa
   return out;
 }
 
+/** An agent with collected files and no timeline row (a catalog-only agent, or no readable record). */
+export interface UnparsedEntry {
+  host: string;
+  user: string;
+  agent: string;
+  artifacts: number;
+  session_files: number;
+}
+
 /** Run totals printed under the per-agent blocks. */
 export interface SummaryTotals {
   rows: number;
@@ -41,16 +50,22 @@ export interface SummaryTotals {
   integrityOk: boolean;
   /** The report outputs were written (not `--no-reports`). */
   reports?: boolean;
+  /** Agents collected with no row: listed so a responder does not read "nothing found". */
+  unparsed?: UnparsedEntry[];
 }
 
 /** The summary as lines for a terminal. */
 export function formatSummary(entries: SummaryEntry[], out: string, totals?: SummaryTotals): string {
   const lines: string[] = [];
-  if (entries.length === 0) lines.push('No agent activity found.');
+  const unparsed = totals?.unparsed ?? [];
+  if (entries.length === 0) lines.push(unparsed.length ? 'No timeline rows.' : 'No agent activity found.');
   for (const e of entries) {
     lines.push(`${e.host} / ${e.user || '(system)'} / ${e.agent}: ${n(e.sessions, 'session')}, ${n(e.prompts, 'prompt')}, ${n(e.tool_calls, 'tool call')}, ${n(e.permission_decisions, 'permission decision')}`);
     lines.push(`  models: ${e.models.length ? e.models.join(', ') : '-'}`);
     lines.push(`  activity: ${e.first_activity || '-'} .. ${e.last_activity || '-'}`);
+  }
+  for (const u of unparsed) {
+    lines.push(`${u.host} / ${u.user || '(system)'} / ${u.agent}: collected, no rows: ${n(u.artifacts, 'file')}${u.session_files ? `, ${n(u.session_files, 'session file')}` : ''} (inventory.json)`);
   }
   if (totals) lines.push(`${totals.rows} timeline rows, ${totals.duplicates} duplicates dropped (duplicates.jsonl), ${totals.warnings} parse warnings; integrity ${totals.integrityOk ? 'ok' : 'FAILED for some members (inventory.json)'}`);
   lines.push(`Outputs in ${out}: timeline.csv, timeline.jsonl, sessions.jsonl, inventory.json, duplicates.jsonl${totals?.reports ? ', report.html, timeline.sqlite (aitrail serve), timeline.timesketch.jsonl' : ''}`);

@@ -19,7 +19,7 @@ describe('catalog validator', () => {
     const cop = cats.find((c) => c.agent === 'copilot-cli');
     expect(cop?.collect).toContain('.copilot/**');
     expect(cop?.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(cop?.version).toBe('2');
+    expect(cop?.version).toBe('3');
   });
   it('reports an unknown key with its line number', () => {
     const e = errorOf(`${ok}colect: ["x/**"]\n`);
@@ -67,7 +67,7 @@ describe('catalog validator', () => {
     const { catalog } = parseCatalog('demo.yaml', text);
     expect(catalog.env_homes).toEqual([{ var: 'DEMO_DIR', rel: '.demo', separator: ',' }]);
     expect(catalog.collect_if).toEqual([{ dir: '.demo-*', dirs: ['.demo-*'], contains: ['projects', 'history.jsonl'] }]);
-    expect(catalog.project).toEqual({ collect: ['**/DEMO.md'], secrets: [], exclude: ['**/.demo/worktrees/**'] });
+    expect(catalog.project).toEqual({ collect: ['**/DEMO.md'], secrets: [], exclude: ['**/.demo/worktrees/**'], session_files: [] });
     expect(errorOf(`${ok}project:\n  exclude: ["/abs/**"]\n`).message).toMatch(/demo\.yaml:5: bad glob "\/abs\/\*\*" in "exclude"/);
     expect(errorOf(`${ok}collect_if:\n  - {dir: ".demo-*/**", contains: [x]}\n`).message).toMatch(/names the directory itself/);
     expect(errorOf(`${ok}collect_if:\n  - {dir: ".demo-*", contains: ["a/b"]}\n`).message).toMatch(/plain names .*found "a\/b"/);
@@ -89,6 +89,17 @@ describe('catalog validator', () => {
     expect(errorOf(`agent: demo\nname: D\ncollect: ["C:/x/**"]\n`).message).toMatch(/relative to the home/);
   });
 
+  it('reads session_files at the top and under project, anchors expanded, and validates them', () => {
+    const text = `${ok}session_files: [".demo/sessions/*.jsonl", "@cursor/User/globalStorage/demo.ext/tasks/*/log.json"]\nproject:\n  collect: [".demo/**"]\n  session_files: [".demo/sessions/*.jsonl"]\n`;
+    const { catalog } = parseCatalog('demo.yaml', text);
+    expect(catalog.session_files).toContain('.demo/sessions/*.jsonl');
+    expect(catalog.session_files).toContain('.config/Cursor/User/globalStorage/demo.ext/tasks/*/log.json');
+    expect(catalog.written.session_files).toEqual(['.demo/sessions/*.jsonl', '@cursor/User/globalStorage/demo.ext/tasks/*/log.json']);
+    expect(catalog.project.session_files).toEqual(['.demo/sessions/*.jsonl']);
+    expect(parseCatalog('demo.yaml', ok).catalog.session_files).toEqual([]);
+    expect(errorOf(`${ok}session_files: ["/abs/*.jsonl"]\n`).message).toMatch(/^demo\.yaml:4: .*relative to the home/);
+    expect(errorOf(`${ok}project:\n  session_files: [".demo/[x"]\n`).line).toBe(5);
+  });
   it('expands editor anchors in home globs, keeping the written form', () => {
     const text = `agent: demo\nname: D\ncollect: ["@cursor/User/globalStorage/demo.ext/**", ".demo/**"]\nexclude: ["@cursor/User/globalStorage/demo.ext/cache/**"]\nsecrets: ["@vscode-family/User/globalStorage/demo.ext/secrets.json"]\ncollect_if:\n  - {dir: "@cursor/User/globalStorage/demo.ext/*", contains: [x]}\nproject_hints:\n  - {file: "@cursor/User/workspaceStorage/*/workspace.json", format: json, path: folder}\n`;
     const { catalog } = parseCatalog('demo.yaml', text);

@@ -70,7 +70,9 @@ export interface CatalogGlobs {
   collect: string[];
   exclude: string[];
   secrets: string[];
-  project: { collect: string[]; secrets: string[]; exclude: string[] };
+  /** Files each of which is one session (a conversation file): counted by the analyzer without parsing. */
+  session_files: string[];
+  project: { collect: string[]; secrets: string[]; exclude: string[]; session_files: string[] };
 }
 
 /** One agent's catalog, as documented in docs/catalog.md. */
@@ -121,8 +123,9 @@ const TOP_KEYS = new Set([
   'project',
   'system',
   'project_hints',
+  'session_files',
 ]);
-const PROJECT_KEYS = new Set(['collect', 'secrets', 'exclude']);
+const PROJECT_KEYS = new Set(['collect', 'secrets', 'exclude', 'session_files']);
 const COLLECT_IF_KEYS = new Set(['dir', 'contains']);
 const AGENT_ID = /^[a-z0-9][a-z0-9._-]*$/;
 
@@ -252,7 +255,8 @@ export function parseCatalog(source: string, text: string): { catalog: Catalog; 
   const collect = list(root, 'collect', 'home');
   const exclude = list(root, 'exclude', 'home');
   const secrets = list(root, 'secrets', 'home');
-  const written: CatalogGlobs = { collect: collect.written, exclude: exclude.written, secrets: secrets.written, project: { collect: [], secrets: [], exclude: [] } };
+  const sessionFiles = list(root, 'session_files', 'home');
+  const written: CatalogGlobs = { collect: collect.written, exclude: exclude.written, secrets: secrets.written, session_files: sessionFiles.written, project: { collect: [], secrets: [], exclude: [], session_files: [] } };
   const catalog: Catalog = {
     agent,
     name: str(root, 'name', true)!,
@@ -262,8 +266,9 @@ export function parseCatalog(source: string, text: string): { catalog: Catalog; 
     collect: collect.globs,
     exclude: exclude.globs,
     secrets: secrets.globs,
+    session_files: sessionFiles.globs,
     collect_if: [],
-    project: { collect: [], secrets: [], exclude: [] },
+    project: { collect: [], secrets: [], exclude: [], session_files: [] },
     system: list(root, 'system', 'system').globs,
     project_hints: [],
     written,
@@ -275,12 +280,12 @@ export function parseCatalog(source: string, text: string): { catalog: Catalog; 
   }
   const projPair = get(root, 'project');
   if (projPair?.value != null) {
-    if (!isMap(projPair.value)) fail(projPair.value, '"project" must be a mapping with "collect", "secrets" and "exclude"');
+    if (!isMap(projPair.value)) fail(projPair.value, '"project" must be a mapping with "collect", "secrets", "exclude" and "session_files"');
     const pm = projPair.value as YAMLMap;
     checkKeysIn(pm, PROJECT_KEYS, '"project"');
-    const [pc, ps, pe] = [list(pm, 'collect', 'home'), list(pm, 'secrets', 'home'), list(pm, 'exclude', 'home')];
-    catalog.project = { collect: pc.globs, secrets: ps.globs, exclude: pe.globs };
-    written.project = { collect: pc.written, secrets: ps.written, exclude: pe.written };
+    const [pc, ps, pe, pf] = [list(pm, 'collect', 'home'), list(pm, 'secrets', 'home'), list(pm, 'exclude', 'home'), list(pm, 'session_files', 'home')];
+    catalog.project = { collect: pc.globs, secrets: ps.globs, exclude: pe.globs, session_files: pf.globs };
+    written.project = { collect: pc.written, secrets: ps.written, exclude: pe.written, session_files: pf.written };
   }
   for (const item of seq(root, 'collect_if')) {
     if (!isMap(item)) fail(item, '"collect_if" entries must be mappings {dir, contains}');

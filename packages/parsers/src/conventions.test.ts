@@ -84,6 +84,39 @@ describe('conventions: agent folders', () => {
   });
 });
 
+// Every catalog is an agent the collection covers, parsed or not. A catalog-only agent (no
+// folder under agents/: Windsurf's encrypted Cascade store, Amp and Letta whose threads may live
+// only on their servers) is allowed, but it is held to the rest: a fixture home, a line in
+// docs/catalog.md. packages/cli/src/e2e/all-agents.test.ts runs the CLI over one home composed
+// from these fixture homes: `aitrail catalog` and `aitrail parsers` ("collected, not parsed")
+// list it, and its inventory entry has its artifacts, bytes, secrets and session files.
+describe('conventions: catalogs', () => {
+  const catalogs = existsSync(catalogDir) ? readdirSync(catalogDir).filter((f) => f.endsWith('.yaml')).sort() : [];
+  const catalogDoc = readFileSync(join(repo, 'docs/catalog.md'), 'utf8');
+
+  it('there are catalogs', () => {
+    expect(catalogs.length, `expected catalog files under ${relative(repo, catalogDir)}, found none`).toBeGreaterThan(0);
+  });
+
+  for (const file of catalogs) {
+    const id = file.replace(/\.yaml$/, '');
+    describe(`${id}${agentFolders.includes(id) ? '' : ' (catalog only)'}`, () => {
+      it('says agent: <its file name>', () => {
+        expect(readFileSync(join(catalogDir, file), 'utf8'), `expected ${file} to say agent: ${id}`).toMatch(new RegExp(`^agent:\\s*['"]?${id}['"]?\\s*$`, 'm'));
+      });
+
+      it('is named on the Agents: line of some fixtures/homes/*/README.md', () => {
+        const homes = fixtureAgents().get(id) ?? [];
+        expect(homes.length, `expected a fixture home under fixtures/homes/ whose README.md has a line 'Agents: ... ${id} ...', found none: lay one out from the agent's spec`).toBeGreaterThan(0);
+      });
+
+      it('has its line in docs/catalog.md ("Agents")', () => {
+        expect(catalogDoc, `expected docs/catalog.md to list \`${id}\` in its "Agents" table`).toMatch(new RegExp(`^\\| \`${id}\` \\|`, 'm'));
+      });
+    });
+  }
+});
+
 describe('conventions: files under packages/parsers/src', () => {
   const files = walk(src);
   const code = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && statSync(f).isFile());

@@ -52,7 +52,11 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
     cmd.error(terminalText((e as Error).message), { exit: 2 });
   }
   const roots = new Map<string, string[]>();
-  for (const c of catalogs) roots.set(c.agent, [...new Set(c.collect.map(globRoot).filter(Boolean))]);
+  const sessionFiles = new Map<string, { home: string[]; project: string[] }>();
+  for (const c of catalogs) {
+    roots.set(c.agent, [...new Set(c.collect.map(globRoot).filter(Boolean))]);
+    sessionFiles.set(c.agent, { home: c.session_files, project: c.project.session_files });
+  }
   const progress = createProgress({ label: 'analyze' });
   let phase = '';
   let res: AnalyzeResult;
@@ -67,7 +71,7 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   try {
     // In a child process with a capped heap (AITRAIL_MAX_HEAP_MB): see analysis-host.ts.
     res = await analyzeInChild(
-      { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, reports: flags.reports, catalogRoots: roots, rules: (flags.rules ?? []).map((d) => resolve(d)), findings: flags.findings, jobs: flags.jobs ?? 'auto', ...(rowBytes === undefined ? {} : { runLimits: { memoryBytes: rowBytes } }) },
+      { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, reports: flags.reports, catalogRoots: roots, sessionFiles, rules: (flags.rules ?? []).map((d) => resolve(d)), findings: flags.findings, jobs: flags.jobs ?? 'auto', ...(rowBytes === undefined ? {} : { runLimits: { memoryBytes: rowBytes } }) },
       plugins,
       {
         phase: (name, total) => {
@@ -93,10 +97,10 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   }
   progress.stop();
   if (!res.integrityOk) process.stderr.write('warning: some members failed the integrity check and were not parsed; see inventory.json collections[].integrity\n');
-  if (flags.json) process.stdout.write(`${JSON.stringify({ out: res.out, integrity_ok: res.integrityOk, rows: res.rows, duplicates: res.duplicates, sessions: res.sessions, parse_warnings: res.warnings, findings: res.findings, summary: res.summary }, null, 2)}\n`);
+  if (flags.json) process.stdout.write(`${JSON.stringify({ out: res.out, integrity_ok: res.integrityOk, rows: res.rows, duplicates: res.duplicates, sessions: res.sessions, parse_warnings: res.warnings, findings: res.findings, summary: res.summary, collected_no_rows: res.unparsed }, null, 2)}\n`);
   // The summary names hosts and files from the evidence (warnings go through progress.log, escaped there).
   else {
-    process.stdout.write(`${terminalText(formatSummary(res.summary, res.out, { rows: res.rows, duplicates: res.duplicates, warnings: res.warnings, integrityOk: res.integrityOk, reports: flags.reports }))}\n`);
+    process.stdout.write(`${terminalText(formatSummary(res.summary, res.out, { rows: res.rows, duplicates: res.duplicates, warnings: res.warnings, integrityOk: res.integrityOk, reports: flags.reports, unparsed: res.unparsed }))}\n`);
     if (flags.findings) process.stdout.write(`${terminalText(findingsLine(res.findings))}\n`);
   }
   return res;

@@ -47,6 +47,7 @@ export class CatalogCommand extends Command {
       section('collect', w.collect);
       section('exclude (--full collects)', w.exclude);
       section('secrets (flagged; --secrets hash|skip)', w.secrets);
+      section('session files (one session each, counted in the inventory)', w.session_files);
       section(
         'collect only if (--full collects all)',
         c.collect_if.map((x) => `${x.dir} holding ${x.contains.join(' or ')}`),
@@ -54,6 +55,7 @@ export class CatalogCommand extends Command {
       section('project collect', w.project.collect);
       section('project secrets', w.project.secrets);
       section('project exclude (--full collects)', w.project.exclude);
+      section('project session files', w.project.session_files);
       section('system', c.system);
       section(
         'env homes',

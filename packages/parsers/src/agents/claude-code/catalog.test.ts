@@ -33,7 +33,7 @@ describe('claude-code catalog', () => {
     expect(cat.agent).toBe('claude-code');
     expect(claudeCodePlugin.agent).toBe('claude-code');
     expect(FILE.endsWith('/claude-code.yaml')).toBe(true);
-    const documented = ['agent', 'name', 'version', 'references', 'env_homes', 'collect', 'exclude', 'secrets', 'collect_if', 'project', 'system', 'project_hints'];
+    const documented = ['agent', 'name', 'version', 'references', 'env_homes', 'collect', 'exclude', 'secrets', 'collect_if', 'project', 'system', 'project_hints', 'session_files'];
     expect(Object.keys(cat).filter((k) => !documented.includes(k))).toEqual([]);
     expect(Object.keys(cat.project as object).sort()).toEqual(['collect', 'exclude', 'secrets']);
     expect(cat.env_homes).toContainEqual({ var: 'CLAUDE_CONFIG_DIR', rel: '.claude', separator: ',' });

@@ -54,7 +54,7 @@ for (const [plugin, dir, secrets, excluded] of cases) {
   describe(`${plugin.agent} catalog`, () => {
     it('agent id = file name = plugin agent; only documented keys', () => {
       expect(cat.agent).toBe(plugin.agent);
-      const documented = ['agent', 'name', 'version', 'references', 'env_homes', 'collect', 'exclude', 'secrets', 'collect_if', 'project', 'system', 'project_hints'];
+      const documented = ['agent', 'name', 'version', 'references', 'env_homes', 'collect', 'exclude', 'secrets', 'collect_if', 'project', 'system', 'project_hints', 'session_files'];
       expect(Object.keys(cat).filter((k) => !documented.includes(k))).toEqual([]);
     });
 

@@ -6,6 +6,7 @@ import { type AgentPlugin, builtInPlugins, type ParseContext, type Parser, type 
 import { givenUpStores, type Input, makeArtifact, parseableRows, planUnits, type Unit } from './artifacts.js';
 import { type DedupRecord, dedupRows } from './dedup.js';
 import { FactStore, sessionKey } from './facts.js';
+import { PrefixIndex } from './prefix-keys.js';
 import { checkIntegrity, credentialNotice, type IntegrityResult } from './integrity.js';
 import { type CollectionEntry, InventoryBuilder } from './inventory.js';
 import { writeOutputs, type OutputPaths } from './outputs.js';
@@ -153,6 +154,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     const records: DedupRecord[] = [];
     const secondaryKeys = new Set<string>();
     const secondaryShapes = new Set<string>();
+    const prefixes = new PrefixIndex();
     const dedupOn = opts.dedup !== false;
     const parsedArtifacts = new Set<string>();
     const ordered = [...units.filter((u) => u.secondary), ...units.filter((u) => !u.secondary)];
@@ -170,6 +172,15 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
         const full = spiller.add(row);
         if (spiller.rows % 50_000 === 0) ev.rows?.(spiller.rows);
         if (dedupOn) {
+          const rec = (key: string): DedupRecord => ({ ord: row.ord, key, session: row.session_id, time: row.timestamp_utc === '' ? null : Date.parse(row.timestamp_utc), file: `${u.input.index}\0${row.source_file}`, secondary: u.secondary, toleranceSeconds: u.tolerance, ...(u.secondary && row.tag === 'repeat' ? { repeat: true } : {}) });
+          // A cut copy (tag truncated) is keyed by the text before its marker; a primary row that
+          // begins with such a prefix gets that key too (docs/formats.md, the prefix rule).
+          const cutKey = u.secondary && row.tag === 'truncated' ? prefixes.add(row.host, row.user, row.agent, row.turn_type, row.text) : undefined;
+          if (cutKey !== undefined) {
+            records.push(rec(cutKey));
+            return full ? spiller.spill() : undefined;
+          }
+          if (!u.secondary) for (const k of prefixes.match(row.host, row.user, row.agent, row.turn_type, row.text)) records.push(rec(k));
           // Hash a primary row's key only when a secondary row has the same turn type and length.
           const shape = `${row.turn_type}\0${row.text.length}`;
           if (u.secondary || secondaryShapes.has(shape)) {
@@ -178,7 +189,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
               secondaryKeys.add(k);
               secondaryShapes.add(shape);
             }
-            if (u.secondary || secondaryKeys.has(k)) records.push({ ord: row.ord, key: k, session: row.session_id, time: row.timestamp_utc === '' ? null : Date.parse(row.timestamp_utc), file: `${u.input.index}\0${row.source_file}`, secondary: u.secondary, toleranceSeconds: u.tolerance, ...(u.secondary && row.tag === 'repeat' ? { repeat: true } : {}) });
+            if (u.secondary || secondaryKeys.has(k)) records.push(rec(k));
           }
         }
         return full ? spiller.spill() : undefined;

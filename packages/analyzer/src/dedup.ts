@@ -30,7 +30,10 @@
 
 /** One row as dedup sees it. */
 export interface DedupRecord {
-  /** Global order (unique): ties and output order. */
+  /**
+   * Global order: ties and output order. Unique per row; a primary row may have a second record
+   * under a prefix key (prefix-keys.ts), never a secondary one.
+   */
   ord: number;
   /** Hash of (host, user, agent, turn_type, text). */
   key: string;

@@ -87,4 +87,15 @@ describe('a working directory as of the row (DESIGN, wave 2)', () => {
     expect(fillFromFacts({ ...row(), timestamp_utc: at('12') }, f, S).git_branch).toBe('main');
     expect(f.values(S, 'name')).toEqual([]);
   });
+
+  it('an empty timed value is "none from then": later rows get no branch, earlier ones keep theirs, and it is never listed', () => {
+    const f = new FactStore();
+    f.report(S, { session_id: 's1', key: 'branch', value: '', priority: 1, at: at('05') });
+    f.report(S, { session_id: 's1', key: 'branch', value: 'dev', priority: 1, at: at('10') });
+    f.report(S, { session_id: 's1', key: 'branch', value: '', priority: 1, at: at('20') });
+    f.report(S, { session_id: 's1', key: 'branch', value: '', priority: 1 });
+    expect(['01', '05', '12', '25'].map((t) => fillFromFacts({ ...row(), timestamp_utc: at(t) }, f, S).git_branch)).toEqual(['', '', 'dev', '']);
+    expect(f.get(S, 'branch')).toBe('dev');
+    expect(f.values(S, 'branch')).toEqual(['dev']);
+  });
 });

@@ -42,7 +42,14 @@ export class FactStore {
 
   /** Record one fact for a session scoped by host, user and agent. */
   report(scope: string, f: SessionFact): void {
-    if (!f.session_id || typeof f.value !== 'string' || f.value === '') return;
+    if (!f.session_id || typeof f.value !== 'string') return;
+    const timed = typeof f.at === 'string' && f.at !== '' && TIMED_KEYS.has(f.key);
+    if (f.value === '') {
+      // "None from this time" (a move out of a git repository: no branch): a point of the
+      // history only, never a session's value.
+      if (timed) this.point(scope, f, ++this.seq);
+      return;
+    }
     let m = this.facts.get(scope);
     if (!m) {
       m = new Map();
@@ -51,7 +58,7 @@ export class FactStore {
     const cur = m.get(f.key);
     const seq = ++this.seq;
     if (!cur || f.priority < cur.priority || (f.priority === cur.priority && seq > cur.seq)) m.set(f.key, { value: f.value, priority: f.priority, seq });
-    if (typeof f.at === 'string' && f.at !== '' && TIMED_KEYS.has(f.key)) this.point(scope, f, seq);
+    if (timed) this.point(scope, f, seq);
   }
 
   private point(scope: string, f: SessionFact, seq: number): void {
@@ -94,7 +101,7 @@ export class FactStore {
   /**
    * The value in force at `time` (`YYYY-MM-DDTHH:mm:ss.sssZ`): the latest timed report at or
    * before it, the first report for earlier rows, and the winning value for an undated row or a
-   * session without timed reports.
+   * session without timed reports. '' when the report in force says there was none (no branch).
    */
   asOf(scope: string, key: FactKey, time: string): string {
     const pts = time === '' ? undefined : this.history(scope, key);
@@ -113,7 +120,7 @@ export class FactStore {
   /** Every distinct timed value of a key for a session, in time order (every directory it worked in). */
   values(scope: string, key: FactKey): string[] {
     const pts = this.history(scope, key) ?? [];
-    return [...new Set(pts.map((p) => p.value))];
+    return [...new Set(pts.map((p) => p.value).filter((v) => v !== ''))];
   }
 
   /** Every session scope that has facts. */

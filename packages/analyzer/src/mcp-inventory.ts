@@ -132,8 +132,18 @@ export class McpCollector {
 
   private attach(e: McpServerEntry, report: McpServerReport, file: string): void {
     if (report.tools) {
-      e.tools = report.tools.slice(0, MAX_TOOLS).map((t) => ({ name: String(t?.name ?? ''), ...(t?.annotations ? { annotations: t.annotations } : {}) }));
-      e.tools_file = file;
+      // Several caches may name one server (Cursor keeps one descriptor file per tool, and a CLI
+      // cache beside them): the lists are merged by name, the first file that gave tools kept.
+      const tools = e.tools ?? [];
+      const seen = new Set(tools.map((t) => t.name));
+      for (const t of report.tools) {
+        const name = String(t?.name ?? '');
+        if (seen.has(name) || tools.length >= MAX_TOOLS) continue;
+        seen.add(name);
+        tools.push({ name, ...(t?.annotations ? { annotations: t.annotations } : {}) });
+      }
+      e.tools = tools;
+      if (!e.tools_file) e.tools_file = file;
     }
     if (report.failure) {
       e.failures_total++;

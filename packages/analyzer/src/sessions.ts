@@ -112,6 +112,12 @@ export class SessionAccumulator {
       for (const p of facts.values(k, 'cwd')) if (a.paths.size < MAX_PATHS) a.paths.add(p);
       if (rec.project_path && a.paths.size === 0) a.paths.add(rec.project_path);
       rec.project_paths = [...a.paths];
+      // A session that ran in the agent's scratch directory (a VS Code worktree) belongs to the
+      // other directory it names (the repository), not to the scratch one.
+      if (rec.scratch_directory && rec.project_path === rec.scratch_directory) {
+        const others = rec.project_paths.filter((p) => p !== rec.scratch_directory);
+        if (others.length > 0) rec.project_path = others[others.length - 1];
+      }
       rec.models = [...a.models].sort();
       rec.utility_models = [...a.utility].sort();
       rec.tools = [...a.tools].sort();

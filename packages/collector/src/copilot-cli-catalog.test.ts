@@ -45,6 +45,7 @@ const HOME: [string, Disposition][] = [
   ['.copilot/config.json', 'secret'],
   ['.copilot/settings.json', 'secret'],
   ['.copilot/mcp-config.json', 'secret'],
+  ['.copilot/mcp-config', 'secret'],
   ['.copilot/mcp-oauth-config', 'secret'],
   ['.copilot/mcp-oauth-config.json', 'secret'],
   ['.copilot/mcp-secrets/index.json', 'secret'],

@@ -85,23 +85,29 @@ describe('credential findings in non-secret files (built CLI)', () => {
     }
   });
 
-  it('inventory.json lists the two findings with file, line, kind and a 4-character preview, and totals', () => {
+  it('inventory.json lists the three findings with file, line, kind and a 4-character preview, and totals', () => {
     for (const dir of ['out', 'outj', 'scan']) {
       const inv = inventory(dir);
       const a = copilot(inv);
       expect(a.credential_findings, dir).toEqual([
         { file: `homes/credentials/${LOG}`, line: 2, kind: 'github_fine_grained_pat', preview: 'gith…' },
+        // From the MCP config parser (issue 11): by server and key, not by scanning the secret file.
+        { file: 'homes/credentials/.copilot/mcp-config.json', line: 1, kind: 'github_token', preview: 'ghp_…', key: 'env:GITHUB_PERSONAL_ACCESS_TOKEN', server: 'github' },
         { file: `homes/credentials/${EVENTS}`, line: 3, kind: 'github_token', preview: 'ghp_…' },
       ]);
-      expect(a, dir).toMatchObject({ credential_scanned_files: 3, credential_findings_total: 2, credential_findings_truncated: 0 });
-      expect(inv.totals, dir).toMatchObject({ credential_findings: 2, credential_scanned_files: 3, secret_files: 1 });
+      expect(a, dir).toMatchObject({ credential_scanned_files: 3, credential_findings_total: 3, credential_findings_truncated: 0 });
+      // mcp-config.json is claimed by copilot-cli and copilot-desktop (the app writes it): listed under each agent.
+      expect(inv.totals, dir).toMatchObject({ credential_findings: 3, credential_scanned_files: 3, secret_files: 2 });
+      const desktop = inv.homes[0].agents.find((x) => x.agent === 'copilot-desktop')!;
+      expect(desktop.secret_files.map((f) => f.path)).toEqual(a.secret_files.map((f) => f.path));
     }
   });
 
-  it('the secret mcp-config.json is listed by path, size and hash only: flagged, never scanned', async () => {
+  it('the secret mcp-config.json is listed by path, size and hash only: flagged, never scanned; its token found through its MCP server', async () => {
     const a = copilot(inventory('out'));
     expect(a.secret_files).toEqual([{ path: join(T, 'credentials/.copilot/mcp-config.json'), size: statSync(join(FIXTURE, '.copilot/mcp-config.json')).size, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
-    expect(a.credential_findings.some((f) => f.file.endsWith('mcp-config.json'))).toBe(false);
+    // The only finding in it is the MCP server's env value, by key; the integrity pass's scan never reads a secret file.
+    expect(a.credential_findings.filter((f) => f.file.endsWith('mcp-config.json')).map((f) => (f as { key?: string }).key)).toEqual(['env:GITHUB_PERSONAL_ACCESS_TOKEN']);
     const row = (await manifestOf(join(T, 'c.zip'))).rows.find((r) => r.rel === '.copilot/mcp-config.json');
     expect(row).toMatchObject({ secret: true, status: 'collected' });
   });
@@ -130,7 +136,7 @@ describe('credential findings in non-secret files (built CLI)', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { turn_type: string; text: string; source_file: string; source_line: number | null });
     const holding = timeline.filter((r) => r.text.includes(PROMPT_TOKEN));
-    const finding = copilot(inventory('out')).credential_findings.find((f) => f.kind === 'github_token')!;
+    const finding = copilot(inventory('out')).credential_findings.find((f) => f.kind === 'github_token' && f.file.endsWith('events.jsonl'))!;
     expect(holding).toHaveLength(1);
     expect(holding[0]).toMatchObject({ turn_type: 'user', source_file: finding.file, source_line: finding.line });
     expect(holding[0].text).toBe(`the deploy fails with 401, this is the token it uses:\n${PROMPT_TOKEN}\ncan you check why?`);
@@ -152,8 +158,9 @@ describe('credential findings in non-secret files (built CLI)', () => {
     const fromLog = a.credential_findings.filter((f) => f.file.endsWith(LOG));
     expect(fromLog).toHaveLength(100);
     expect(fromLog.map((f) => f.line)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
-    expect(a).toMatchObject({ credential_findings_total: 151, credential_findings_truncated: 50 });
-    expect(inv.totals.credential_findings).toBe(151);
+    // 150 from the log (100 listed), the prompt's, and the MCP config's.
+    expect(a).toMatchObject({ credential_findings_total: 152, credential_findings_truncated: 50 });
+    expect(inv.totals.credential_findings).toBe(152);
     expect(readFileSync(join(T, 'noisy-out/inventory.json'), 'utf8').includes(LOG_TOKEN.slice(0, 8))).toBe(false);
   });
 });

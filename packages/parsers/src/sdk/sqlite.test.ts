@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -128,6 +128,99 @@ describe('openCollectedSqlite on a copy taken while the writer is open (rows onl
     copyFileSync(`${live}-wal`, join(dir, 'session-store.db-wal'));
     const e = await openError(join(dir, 'session-store.db'));
     expect(e.message).toMatch(/write-ahead log.*cannot be read without its database.*collect the database/);
+  });
+});
+
+describe('openCollectedSqlite on a rollback-journal database copied in the middle of a write (hot journal)', () => {
+  const live = join(root, 'journal-live', 'state.vscdb');
+  let copy: string;
+  let before: { main: string; journal: string };
+
+  beforeAll(() => {
+    mkdirSync(join(root, 'journal-live'));
+    const w = new Database(live);
+    w.pragma('journal_mode = DELETE');
+    w.exec('CREATE TABLE kv (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)');
+    const ins = w.prepare('INSERT INTO kv VALUES (?, ?)');
+    for (let i = 0; i < 200; i++) ins.run(`composerData:${i}`, JSON.stringify({ n: i, text: 'committed '.repeat(40) }));
+    // A one-page cache makes SQLite spill the transaction's changes into the main file before
+    // commit, with the original pages saved in the journal: the state a copy taken now has.
+    w.pragma('cache_size = 1');
+    w.exec('BEGIN IMMEDIATE');
+    w.prepare("UPDATE kv SET value = ? WHERE key LIKE 'composerData:%'").run('uncommitted '.repeat(60));
+    w.prepare('INSERT INTO kv VALUES (?, ?)').run('composerData:new', 'uncommitted');
+    copy = copyInto(join(root, 'journal-copy'), live, ['', '-journal']);
+    w.exec('ROLLBACK');
+    w.close();
+    before = { main: sha(copy), journal: sha(`${copy}-journal`) };
+  });
+
+  it('the copy holds a hot journal that a plain read-only open refuses', () => {
+    expect(statSync(`${copy}-journal`).size).toBeGreaterThan(0);
+    const raw = new Database(copy, { readonly: true, fileMustExist: true });
+    try {
+      expect(() => raw.prepare('SELECT count(*) FROM kv').get()).toThrow(/readonly/);
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('reads the last committed state: every row as committed, none of the rolled-back write', async () => {
+    const db = await openCollectedSqlite(copy, '.config/Cursor/User/globalStorage/state.vscdb');
+    try {
+      const rows = db.prepare('SELECT key, value FROM kv ORDER BY rowid').all() as { key: string; value: string }[];
+      expect(rows).toHaveLength(200);
+      expect(rows.every((r) => JSON.parse(r.value).text.startsWith('committed'))).toBe(true);
+      expect(rows.some((r) => r.key === 'composerData:new')).toBe(false);
+      expect(() => db.exec("INSERT INTO kv VALUES ('x', 'y')")).toThrow(/readonly/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('never writes the files it was given, and removes its private copy on close', async () => {
+    const tmpBefore = new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('aitrail-sqlite-')));
+    const db = await openCollectedSqlite(copy);
+    const made = readdirSync(tmpdir()).filter((n) => n.startsWith('aitrail-sqlite-') && !tmpBefore.has(n));
+    expect(made).toHaveLength(1);
+    db.close();
+    expect(existsSync(join(tmpdir(), made[0]))).toBe(false);
+    expect({ main: sha(copy), journal: sha(`${copy}-journal`) }).toEqual(before);
+  });
+
+  it('a journal that is not hot (zeroed header, PERSIST mode) needs no copy', async () => {
+    const dir = join(root, 'journal-persist');
+    mkdirSync(dir);
+    const p = join(dir, 'state.vscdb');
+    const w = new Database(p);
+    w.pragma('journal_mode = PERSIST');
+    w.exec("CREATE TABLE kv (key TEXT, value BLOB); INSERT INTO kv VALUES ('a', 'b')");
+    w.close();
+    expect(existsSync(`${p}-journal`)).toBe(true);
+    const tmpBefore = readdirSync(tmpdir()).filter((n) => n.startsWith('aitrail-sqlite-')).length;
+    const db = await openCollectedSqlite(p);
+    try {
+      expect(readdirSync(tmpdir()).filter((n) => n.startsWith('aitrail-sqlite-')).length).toBe(tmpBefore);
+      expect(db.prepare('SELECT value FROM kv').get()).toEqual({ value: 'b' });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a hot journal that is garbage gives one SqliteOpenError naming the display name', async () => {
+    const p = copyInto(join(root, 'journal-garbage'), copy, ['']);
+    const j = readFileSync(`${copy}-journal`);
+    writeFileSync(`${p}-journal`, Buffer.concat([j.subarray(0, 28), randomBytes(j.length - 28)]));
+    try {
+      const db = await openCollectedSqlite(p, 'x/state.vscdb');
+      // SQLite may also find the journal's header invalid (not hot) and read the main file as it is.
+      expect(db.prepare('SELECT count(*) AS n FROM kv').get()).toEqual({ n: expect.any(Number) });
+      db.close();
+    } catch (e) {
+      expect(e).toBeInstanceOf(SqliteOpenError);
+      expect((e as Error).message).toContain('x/state.vscdb');
+      expect((e as Error).message).not.toContain(tmpdir());
+    }
   });
 });
 

@@ -1,5 +1,7 @@
-import { open, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { rmSync } from 'node:fs';
+import { copyFile, mkdtemp, open, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import type Database from 'better-sqlite3';
 
 /** A read-only handle on a collected SQLite database. */
@@ -12,8 +14,11 @@ const MAGIC = 'SQLite format 3\u0000';
 
 /**
  * Open a collected SQLite database read-only, from a copy that has its `-wal` (and `-shm`)
- * beside it, so rows that live only in the WAL are read. Never use this on evidence in place:
- * the caller materializes a private copy first (the collector never opens SQLite at all).
+ * beside it, so rows that live only in the WAL are read. A database in rollback-journal mode
+ * copied in the middle of a write (its `-journal` beside it, hot) is read as SQLite would read it
+ * after the rollback: from a second private copy, rolled back once and removed on close. Never
+ * use this on evidence in place: the caller materializes a private copy first (the collector
+ * never opens SQLite at all).
  * Throws {@link SqliteOpenError} with a clear message for a file that is not a database; the
  * message names `displayName` (give the artifact's `rel`), never the private copy's path, so a
  * row quoting it does not depend on where the analysis ran. Without it, the path's base name.
@@ -63,6 +68,7 @@ export async function openCollectedSqlite(path: string, displayName?: string): P
     return db;
   } catch (e) {
     db?.close();
+    if (NEEDS_WRITE.has((e as { code?: string }).code ?? '')) return openRecovered(Db, path, name);
     // Only the first line: bindings lists every path it tried.
     const msg = (e as Error).message.split('\n')[0];
     // better-sqlite3 loads its native addon on the first open; installed without scripts it has none.
@@ -71,6 +77,51 @@ export async function openCollectedSqlite(path: string, displayName?: string): P
     }
     throw new SqliteOpenError(`expected a readable SQLite database at ${name}: ${msg}; the file may be truncated or corrupt`);
   }
+}
+
+// A hot rollback journal (a copy taken in the middle of a write transaction) must be rolled
+// back, and a WAL whose index cannot be rebuilt in place must be recovered, before any read; a
+// read-only connection can do neither (SQLITE_READONLY_ROLLBACK / _RECOVERY).
+const NEEDS_WRITE = new Set(['SQLITE_READONLY_ROLLBACK', 'SQLITE_READONLY_RECOVERY']);
+
+/**
+ * Open a private copy of the database and its sidecars read-write once, so SQLite rolls the hot
+ * journal back (or recovers the WAL) exactly as the writer would have on its next start, then
+ * read that copy read-only. The files given (which may be evidence when a caller opens a file in
+ * place) are never written; the copy is removed when the handle is closed or the process exits.
+ */
+async function openRecovered(Db: typeof Database, path: string, name: string): Promise<SqliteDatabase> {
+  const dir = await mkdtemp(join(tmpdir(), 'aitrail-sqlite-'));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', remove);
+  const copy = join(dir, 'db');
+  let db: SqliteDatabase | undefined;
+  try {
+    await copyFile(path, copy);
+    for (const s of ['-journal', '-wal', '-shm']) if (await exists(path + s)) await copyFile(path + s, copy + s);
+    const rw = new Db(copy, { fileMustExist: true });
+    try {
+      rw.prepare('SELECT name FROM sqlite_master LIMIT 1').all();
+    } finally {
+      rw.close();
+    }
+    db = new Db(copy, { readonly: true, fileMustExist: true });
+    db.prepare('SELECT name FROM sqlite_master LIMIT 1').all();
+  } catch (e) {
+    db?.close();
+    remove();
+    process.removeListener('exit', remove);
+    const msg = (e as Error).message.split('\n')[0];
+    throw new SqliteOpenError(`expected a SQLite database whose hot journal or write-ahead log can be rolled back in a private copy, but ${name} could not be (${msg}); the file may be truncated or corrupt`);
+  }
+  const close = db.close.bind(db);
+  db.close = () => {
+    const r = close();
+    remove();
+    process.removeListener('exit', remove);
+    return r;
+  };
+  return db;
 }
 
 async function nonEmpty(p: string): Promise<boolean> {

@@ -85,6 +85,8 @@ export interface SessionFact {
    * When the session reported it (`YYYY-MM-DDTHH:mm:ss.sssZ`). A `cwd` or `branch` with a time is
    * one point of the session's history: a row without its own takes the latest report at or before
    * its time (the first report for earlier rows). Without a time the fact stands for the whole session.
+   * With a time, an empty `value` says there was none from then on (a move out of a git
+   * repository: no branch), so later rows are not given the earlier branch.
    */
   at?: string;
 }

@@ -147,7 +147,7 @@ describe('copilot-cli golden test over fixtures/homes/seed-copilot', () => {
         .sort();
     expect([...new Set(of('cwd'))]).toEqual(['1 /srv/proj', '2 /srv/proj', '3 /srv/proj', '4 /srv/proj']);
     expect(of('name')).toEqual(['1 Fix failing test', '2 Fix failing test']);
-    expect(of('client')).toEqual(['1 copilot-cli']);
+    expect(of('client')).toEqual(['2 copilot-cli']);
     expect(of('synced')).toEqual([]);
     // The seed's store and workspace.yaml have no branch: only the log's (main) is reported.
     expect([...new Set(of('branch'))]).toEqual(['1 main']);

@@ -10,7 +10,10 @@ import { modelChangeSuffix, shutdownText } from './events-text.js';
 /** session.start: the first row; fills cwd and branch from context. */
 export const sessionStart: Handler = (c) => {
   const { data } = c.ev;
-  c.st.setContext(obj(data.context));
+  c.st.setContext(obj(data.context), c.ev.timestamp);
+  // The model of the rows before the first model change (issue 11); never the `<old>` of a change row.
+  const selected = text(data.selectedModel);
+  if (selected !== undefined) c.st.model = selected;
   const sid = text(data.sessionId);
   if (sid !== undefined && c.st.sessionId !== '' && sid !== c.st.sessionId) c.warn(`session.start sessionId ${sid} is not the directory name ${c.st.sessionId}`);
   const cwd = text(pick(data, 'context.cwd')) ?? '-';
@@ -20,7 +23,9 @@ export const sessionStart: Handler = (c) => {
 /** session.resume: a row, and the context (cwd, branch) when the line has one. */
 export const sessionResume: Handler = (c) => {
   const context = pick(c.ev.data, 'context');
-  if (context !== undefined && context !== null) c.st.setContext(obj(context));
+  if (context !== undefined && context !== null) c.st.setContext(obj(context), c.ev.timestamp);
+  const selected = text(c.ev.data.selectedModel);
+  if (selected !== undefined) c.st.model = selected;
   c.emit('system', 'session resumed', { tag: 'session_resume' });
 };
 
@@ -28,7 +33,7 @@ export const sessionResume: Handler = (c) => {
 export const contextChanged: Handler = (c) => {
   const { data } = c.ev;
   const nested = pick(data, 'context');
-  c.st.setContext(nested !== undefined && nested !== null ? obj(nested) : data);
+  c.st.setContext(nested !== undefined && nested !== null ? obj(nested) : data, c.ev.timestamp);
   c.skip('session.context_changed: no row (updates project_path and git_branch)');
 };
 
@@ -62,8 +67,11 @@ export const modelChange: Handler = (c) => {
   const { data } = c.ev;
   const next = text(data.newModel);
   // The tracked model, else the line's own previousModel (a log cut by a rewind may lack the first).
-  const old = c.st.model !== '' ? c.st.model : text(data.previousModel);
-  if (next !== undefined) c.st.model = next;
+  const old = c.st.changedModel !== '' ? c.st.changedModel : text(data.previousModel);
+  if (next !== undefined) {
+    c.st.model = next;
+    c.st.changedModel = next;
+  }
   const head = old === undefined ? `model: ${next ?? '-'}` : `model: ${old} -> ${next ?? '-'}`;
   c.emit('system', head + modelChangeSuffix(data), { tag: 'model' });
 };
@@ -72,8 +80,11 @@ export const modelChange: Handler = (c) => {
 export const autoModeResolved: Handler = (c) => {
   const { data } = c.ev;
   const chosen = text(data.chosenModel);
-  const old = c.st.model !== '' ? c.st.model : '-';
-  if (chosen !== undefined) c.st.model = chosen;
+  const old = c.st.changedModel || c.st.model || '-';
+  if (chosen !== undefined) {
+    c.st.model = chosen;
+    c.st.changedModel = chosen;
+  }
   c.emit('system', `model: ${old} -> ${chosen ?? '-'} (auto, ${text(data.routingMethod) ?? '-'})`, { tag: 'model' });
 };
 
@@ -95,7 +106,15 @@ export const modelMessage: Handler = (c) => {
   c.emit('system', `utility model ${model ?? '-'}: ${text(pick(data, 'message.content')) ?? ''}`, { model: model ?? '', tag: 'utility_model' });
 };
 
-/** session.permissions_changed: the mode form, or the Copilot Desktop allowAllPermissions form. */
+/**
+ * session.permissions_changed. The mode form (previousMode, mode): `permission mode: <old> -> <new>`.
+ * The allow-all form (Copilot Desktop and seed 001: previousAllowAllPermissions, allowAllPermissions,
+ * and the optional *AllowAllPermissionMode keys): `permission mode: allow-all <before> -> <after>`,
+ * each side the *Mode value as written, else `on`/`off` from the boolean, else `-`. The tracked
+ * mode follows the CLI's own reading of the record (cli-main.js 1.0.102: mode, else
+ * allowAllPermissionMode, mapped manual/off to off, assisted/auto to auto, allow-all/on to on, else
+ * the boolean), in the permissionMode words: on is allow-all, off is manual, auto is assisted.
+ */
 export const permissionsChanged: Handler = (c) => {
   const { data } = c.ev;
   if ('mode' in data || 'previousMode' in data) {
@@ -104,10 +123,30 @@ export const permissionsChanged: Handler = (c) => {
     c.emit('system', `permission mode: ${text(data.previousMode) ?? '-'} -> ${mode ?? '-'}`, { tag: 'permission_mode' });
     return;
   }
-  const next = text(data.allowAllPermissionMode) ?? '-';
-  c.st.permissionMode = `allow-all ${next}`;
-  c.emit('system', `permission mode: allow-all ${text(data.previousAllowAllPermissionMode) ?? '-'} -> ${next}`, { tag: 'permission_mode' });
+  const side = (modeKey: string, flagKey: string) => text(data[modeKey]) ?? onOff(data[flagKey]) ?? '-';
+  const before = side('previousAllowAllPermissionMode', 'previousAllowAllPermissions');
+  const after = side('allowAllPermissionMode', 'allowAllPermissions');
+  const state = allowAllState(text(data.allowAllPermissionMode)) ?? onOff(data.allowAllPermissions);
+  // A record that says neither on nor off leaves the tracked mode unknown rather than guessing.
+  c.st.permissionMode = state === undefined ? undefined : MODE_OF_STATE[state];
+  c.emit('system', `permission mode: allow-all ${before} -> ${after}`, { tag: 'permission_mode' });
 };
+
+const MODE_OF_STATE: Readonly<Record<'on' | 'off' | 'auto', string>> = { on: 'allow-all', off: 'manual', auto: 'assisted' };
+
+/** A boolean (or the stringified "true"/"false") as on/off; anything else undefined. */
+function onOff(v: unknown): 'on' | 'off' | undefined {
+  const b = asBool(v);
+  return b === undefined ? undefined : b ? 'on' : 'off';
+}
+
+/** The CLI's reading of an allow-all mode word (cli-main.js 1.0.102, kCr). */
+function allowAllState(v: string | undefined): 'on' | 'off' | 'auto' | undefined {
+  if (v === 'manual' || v === 'off') return 'off';
+  if (v === 'assisted' || v === 'auto') return 'auto';
+  if (v === 'allow-all' || v === 'on') return 'on';
+  return undefined;
+}
 
 /** session.mode_changed: `agent mode: <previousMode> -> <newMode>`. */
 export const modeChanged: Handler = (c) => {

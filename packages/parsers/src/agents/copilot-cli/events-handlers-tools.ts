@@ -76,6 +76,7 @@ export const toolComplete: Handler = (c) => {
   const id = text(data.toolCallId);
   const name = c.st.toolName(id) ?? text(data.toolName);
   c.st.rememberTool(id, name);
+  c.st.markCompleted(id);
   c.emit('tool_result', toolResultText(data), { model: text(data.model), tool_name: name ?? '', tool_use_id: id ?? '' });
 };
 

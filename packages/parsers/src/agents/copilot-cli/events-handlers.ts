@@ -1,11 +1,13 @@
 import type { Handler } from './events-state.js';
+import * as r from './events-handlers-records.js';
 import * as s from './events-handlers-session.js';
 import * as t from './events-handlers-tools.js';
 
 // Readings where the seed's Parser plan is silent (the Design's pinned readings are followed):
 // - model column: the row's own model (assistant.message, tool events, model.message), else the
-//   model tracked from session.model_change / auto_mode_resolved (session.start's selectedModel
-//   is not tracked); '' before any.
+//   model tracked from session.model_change / auto_mode_resolved, else session.start's (or the
+//   latest session.resume's) selectedModel (issue 11); '' before any. selectedModel is never the
+//   `<old>` of a `model: <old> -> <new>` row.
 // - session.model_change: `<old>` is the tracked model, else the line's previousModel; a change
 //   to the same model keeps the arrow form (`model: X -> X`).
 // - session.shutdown: a missing shutdownType prints `-`, an absent errorReason is left out, the
@@ -20,18 +22,20 @@ import * as t from './events-handlers-tools.js';
 //   has no tool_use_id (it is the session's mode); an agentMode change there gives
 //   `agent mode: <old> -> <new>`, the session.mode_changed form.
 // - permission.completed: directories, approval and rules print as compact JSON.
-// - session.permissions_changed with neither mode nor previousMode is the Copilot Desktop form;
-//   its missing *PermissionMode keys print `-` (seed 001's boolean-only record included).
+// - session.permissions_changed with neither mode nor previousMode is the allow-all form (Copilot
+//   Desktop, seed 001): each side prints its *PermissionMode word, else on/off from the boolean,
+//   else `-`; the tracked mode follows the CLI's own reading (see permissionsChanged).
 // - Fallback "compact JSON of data" puts top-level scalars as strings, so both encodings agree.
 // - An envelope without a string `type` is a bad-line row; a missing, non-string or invalid
 //   timestamp keeps the rows with timestamp_utc '' and a warning for the line.
 
 /**
  * The seed's Parser plan table as data: record type → handler. A type that is neither here nor
- * in {@link SKIPPED_TYPES} is unknown to the table and skipped (the seed: "A parser skips unknown
- * types"). Seed 001 names persisted types the table has no row for (session.truncation,
- * session.compaction_start, session.workspace_file_changed, session.plan_changed,
- * external_tool.requested/completed); following the table strictly, they are skipped as unknown.
+ * in {@link SKIPPED_TYPES} is unknown to the table: it gives no row and is counted
+ * (`ctx.unknown`, inventory.json unknown_records). Seed 001's persisted types that the table has
+ * no row for (external_tool.requested/completed, session.workspace_file_changed,
+ * session.plan_changed, session.compaction_start, session.truncation) have handlers of their own
+ * (events-handlers-records.ts, issue 11).
  */
 export const EVENT_HANDLERS: Readonly<Record<string, Handler>> = {
   'session.start': s.sessionStart,
@@ -53,7 +57,13 @@ export const EVENT_HANDLERS: Readonly<Record<string, Handler>> = {
   'session.auto_mode_resolved': s.autoModeResolved,
   'session.info': s.sessionInfo,
   'model.message': s.modelMessage,
+  'session.compaction_start': r.compactionStart,
   'session.compaction_complete': s.compactionComplete,
+  'session.truncation': r.truncation,
+  'session.workspace_file_changed': r.workspaceFileChanged,
+  'session.plan_changed': r.planChanged,
+  'external_tool.requested': r.externalToolRequested,
+  'external_tool.completed': r.externalToolCompleted,
   abort: s.notice,
   'session.error': s.notice,
   'session.warning': s.notice,

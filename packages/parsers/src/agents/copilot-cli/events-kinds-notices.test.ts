@@ -76,17 +76,20 @@ describe('types with no row', () => {
     'session.usage_record',
     'session.usage_checkpoint',
     'model.messages_snapshot',
-    // Not in the Parser plan table (seed 001 types), so unknown to it: skipped, counted.
-    'session.truncation',
-    'session.compaction_start',
-    'session.workspace_file_changed',
-    'session.plan_changed',
-    'external_tool.requested',
-    'external_tool.completed',
-    'some.future_type',
-  ])('%s is a counted skip', async (type) => {
+  ])('%s is a counted skip the table names, not an unknown type', async (type) => {
     const run = await both([ev(type, { turnId: '0', tokenLimit: 168000 })]);
     expect(run.rows).toEqual([]);
     expect(run.skips).toEqual([{ line: 1, reason: expect.stringContaining(type) }]);
+    expect(run.unknowns).toEqual([]);
+  });
+
+  it.each(['some.future_type', 'session.context_cleared', 'assistant.message_delta'])('%s, a type no handler knows, is a counted skip and an unknown record kind', async (type) => {
+    const run = await both([ev(type, { turnId: '0' }), ev(type, {})]);
+    expect(run.rows).toEqual([]);
+    expect(run.skips.map((s) => s.line)).toEqual([1, 2]);
+    expect(run.unknowns).toEqual([
+      { kind: type, line: 1 },
+      { kind: type, line: 2 },
+    ]);
   });
 });

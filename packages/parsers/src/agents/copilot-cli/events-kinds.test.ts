@@ -133,25 +133,66 @@ describe('mode rows', () => {
     expect(run.rows[0]).toMatchObject({ text: 'permission mode: manual -> allow-all', tag: 'permission_mode' });
   });
 
-  it('session.permissions_changed, Copilot Desktop form; the tracked mode becomes allow-all <mode>', async () => {
-    const pr = (mode: string) => ev('permission.requested', { permissionMode: mode, agentMode: 'interactive', permissionRequest: { kind: 'read', path: '/x' } });
+  const pr = (mode: string) => ev('permission.requested', { permissionMode: mode, agentMode: 'interactive', permissionRequest: { kind: 'read', path: '/x' } });
+
+  it('session.permissions_changed, Copilot Desktop form: the mode words as written; the tracked mode as the CLI reads them', async () => {
     const run = await both([
       pr('manual'),
-      ev('session.permissions_changed', { previousAllowAllPermissions: false, allowAllPermissions: true, previousAllowAllPermissionMode: 'off', allowAllPermissionMode: 'session' }),
+      ev('session.permissions_changed', { previousAllowAllPermissions: false, allowAllPermissions: true, previousAllowAllPermissionMode: 'off', allowAllPermissionMode: 'on' }),
+      pr('allow-all'),
+      ev('session.permissions_changed', { previousAllowAllPermissions: true, allowAllPermissions: false, previousAllowAllPermissionMode: 'on', allowAllPermissionMode: 'auto' }),
       pr('manual'),
     ]);
     expect(texts(run)).toEqual([
       'permission request: read /x',
       'permission mode: manual agent=interactive',
-      'permission mode: allow-all off -> session',
+      'permission mode: allow-all off -> on',
+      // allow-all is what the tracked mode already says: no change row.
       'permission request: read /x',
-      'permission mode: allow-all session -> manual',
+      'permission mode: allow-all on -> auto',
+      'permission request: read /x',
+      // auto is assisted; the request says manual.
+      'permission mode: assisted -> manual',
     ]);
   });
 
-  it('session.permissions_changed, seed 001 form with only the booleans', async () => {
-    const run = await both([ev('session.permissions_changed', { previousAllowAllPermissions: false, allowAllPermissions: true })]);
-    expect(texts(run)).toEqual(['permission mode: allow-all - -> -']);
+  it('session.permissions_changed, seed 001 form with only the booleans: on, then off, and the mode in between is allow-all', async () => {
+    const run = await both([
+      pr('manual'),
+      ev('session.permissions_changed', { previousAllowAllPermissions: false, allowAllPermissions: true }),
+      pr('manual'),
+      ev('session.permissions_changed', { previousAllowAllPermissions: true, allowAllPermissions: false }),
+      pr('manual'),
+    ]);
+    expect(texts(run)).toEqual([
+      'permission request: read /x',
+      'permission mode: manual agent=interactive',
+      'permission mode: allow-all off -> on',
+      'permission request: read /x',
+      // The request made while allow-all was on says manual: the change shows.
+      'permission mode: allow-all -> manual',
+      'permission mode: allow-all on -> off',
+      // Off is manual: no change row after it.
+      'permission request: read /x',
+    ]);
+    expect(run.rows.filter((r) => r.tag === 'permission_mode').map((r) => r.source_line)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('session.permissions_changed with a mode word the CLI does not know falls back to the boolean; with neither, the tracked mode is unknown', async () => {
+    const run = await both([
+      ev('session.permissions_changed', { allowAllPermissions: true, allowAllPermissionMode: 'session' }),
+      pr('allow-all'),
+      ev('session.permissions_changed', {}),
+      pr('allow-all'),
+    ]);
+    expect(texts(run)).toEqual([
+      'permission mode: allow-all - -> session',
+      'permission request: read /x',
+      'permission mode: allow-all agent=interactive',
+      'permission mode: allow-all - -> -',
+      'permission request: read /x',
+      'permission mode: - -> allow-all',
+    ]);
   });
 
   it('session.mode_changed: agent mode: a -> b', async () => {

@@ -96,12 +96,12 @@ describe.each(['seed-copilot', 'seed-copilot-stringified'])('events.jsonl of %s'
     checkRows(rows, EXPECTED);
   });
 
-  it('reports cwd, branch and has_log as priority-1 facts and no warning', async () => {
+  it('reports cwd and branch as of the start line, and has_log, as priority-1 facts and no warning', async () => {
     const { facts, warnings } = await parseHome(home, false);
     expect(facts).toEqual([
       { session_id: S, key: 'has_log', value: 'yes', priority: 1 },
-      { session_id: S, key: 'cwd', value: '/srv/proj', priority: 1 },
-      { session_id: S, key: 'branch', value: 'main', priority: 1 },
+      { session_id: S, key: 'cwd', value: '/srv/proj', priority: 1, at: '2026-10-01T09:00:00.000Z' },
+      { session_id: S, key: 'branch', value: 'main', priority: 1, at: '2026-10-01T09:00:00.000Z' },
     ]);
     expect(warnings).toEqual([]);
   });

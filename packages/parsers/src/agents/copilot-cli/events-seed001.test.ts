@@ -1,105 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { jsonl, runEvents, SID } from './test-helpers/events-run.js';
+import { artifactFromFile } from '../../sdk/fs-artifact.js';
+import type { Row } from '../../sdk/types.js';
+import { copilotEventsParser } from './events-parser.js';
+import { runParser } from './test-helpers/harness.js';
 
-// Seed 001's sample payloads, as the seed prints them (stringified encoding: every data value a
-// string, nested JSON serialized), in one log; expected texts by hand from seed 000's Parser plan.
+// Seed 001's 33 persisted types, every one in fixtures/homes/copilot-seed001 (the stringified
+// encoding, generated from the native twin copilot-seed001-native; see their READMEs). Expected
+// rows written by hand, line by line, from seed 001's sample payloads and seed 000's Parser plan
+// table (with issue 11's rows for the six types the table lacks), not from a run of the parser.
 
-const line = (type: string, data: Record<string, unknown>, n: number) => JSON.stringify({ id: `s1-${n}`, parentId: null, timestamp: `2026-04-30T01:45:${String(n).padStart(2, '0')}.000Z`, type, data });
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', '..');
+const SID = '013f2c3f-dbc1-4ce2-9e7a-83e4ea1c5c7d';
+const REL = `.copilot/session-state/${SID}/events.jsonl`;
+const W = 'C:\\Users\\AB000725';
+const TOOLS = `${W}\\WirelessCar-Internal\\vwsre-tools`;
+const PROJECT = `${W}\\vwsre-project`;
+const at = (n: number) => (n < 38 ? `2026-04-30T01:45:${String(16 + n).padStart(2, '0')}.518Z` : `2026-04-30T02:10:0${n - 38}.000Z`);
 
-const RECORDS: [string, Record<string, unknown>][] = [
-  [
-    'session.start',
-    {
-      sessionId: SID,
-      version: '1',
-      producer: 'copilot-agent',
-      copilotVersion: '1.0.36-0',
-      startTime: '2026-04-30T01:45:16.518Z',
-      context: '{"cwd":"C:\\\\Users\\\\AB000725"}',
-      alreadyInUse: 'false',
-      remoteSteerable: 'false',
-      selectedModel: 'claude-opus-4.6',
-      contextTier: 'default',
-    },
-  ],
-  ['session.model_change', { newModel: 'claude-opus-4.7', previousModel: 'claude-opus-4.6', previousReasoningEffort: 'medium', reasoningEffort: 'high', contextTier: 'default' }],
-  ['system.message', { role: 'system', content: 'You are the GitHub Copilot CLI, a terminal assistant built by GitHub…' }],
-  [
-    'user.message',
-    { content: 'Search Jira issues', transformedContent: '<current_datetime>…', attachments: '[]', interactionId: 'i', parentAgentTaskId: null, supportedNativeDocumentMimeTypes: '[]', agentMode: null, isAutopilotContinuation: 'false', source: null },
-  ],
-  ['assistant.turn_start', { turnId: '0', interactionId: 'i' }],
-  ['assistant.message', { messageId: 'm', content: 'What would you like to search for in Jira?', toolRequests: '[]', outputTokens: '144', reasoningText: 'Ask first.', turnId: '5', parentToolCallId: null, model: 'claude-opus-4.7', phase: null }],
-  ['tool.execution_start', { toolCallId: 'tooluse_y', toolName: 'report_intent', arguments: '{"intent":"Searching for SKILL.md"}', parentToolCallId: null, turnId: '5', mcpServerName: null, mcpToolName: null, model: 'claude-opus-4.7' }],
-  ['tool.execution_complete', { toolCallId: 'tooluse_y', model: 'claude-opus-4.6', interactionId: 'i', success: 'true', result: '{"content":"Intent logged","detailedContent":"Searching…"}', toolTelemetry: '{}', parentToolCallId: null, turnId: '5', error: null }],
-  ['permission.requested', { requestId: 'r1', permissionRequest: '{"kind":"shell","toolCallId":"toolu_bdrk_017"}', promptRequest: '{"kind":"commands","fullCommandText":"Get-Location","intent":"…"}' }],
-  ['permission.completed', { requestId: 'r1', toolCallId: 'toolu_bdrk_017', result: '{"kind":"approved"}' }],
-  ['hook.start', { hookInvocationId: 'h1', hookType: 'postToolUse', input: '{"sessionId":"0f4cd0bd-…","timestamp":"…"}' }],
-  ['hook.end', { hookInvocationId: 'h1', hookType: 'postToolUse', success: 'true' }],
-  ['subagent.started', { toolCallId: 'tooluse_9P', agentName: 'explore', agentDisplayName: 'Explore Agent', agentDescription: 'Fast codebase exploration…' }],
-  ['subagent.completed', { toolCallId: 'tooluse_4r', agentName: 'explore', agentDisplayName: 'Explore Agent', model: 'claude-haiku-4.5', totalToolCalls: '47', totalTokens: '795147', durationMs: '12340' }],
-  ['session.mode_changed', { previousMode: 'interactive', newMode: 'plan' }],
-  ['session.permissions_changed', { previousAllowAllPermissions: 'false', allowAllPermissions: 'true' }],
-  ['session.plan_changed', { operation: 'create' }],
-  ['session.context_changed', { cwd: 'C:\\Users\\AB000725\\vwsre-tools', gitRoot: 'C:\\Users\\AB000725\\vwsre-tools', branch: 'dev-may-3', headCommit: '3e81', repository: 'W/vwsre-tools', hostType: 'github' }],
-  ['session.workspace_file_changed', { path: 'describe_tables.py', operation: 'create' }],
-  ['session.compaction_start', { systemTokens: '9635', conversationTokens: '113044' }],
-  ['session.compaction_complete', { success: 'true', summaryContent: '\n\n<overview>\nThe user is an SRE…\n</overview>\n', checkpointNumber: '1', error: null }],
-  ['session.truncation', { tokenLimit: '168000', messagesRemovedDuringTruncation: '44', performedBy: 'system' }],
-  ['session.task_complete', { summary: 'Completed both requested features', success: 'true' }],
-  ['session.error', { errorType: 'query', message: 'Execution failed: Error: Failed to get response from the AI model…', statusCode: '503', serviceRequestId: null }],
-  ['session.warning', { warningType: 'mcp', message: "MCP server 'github-mcp-server' is taking longer than expected…" }],
-  ['session.info', { infoType: 'folder_trust', message: 'Folder C:\\Users\\AB000725\\playground has been added to trusted folders.' }],
-  ['abort', { reason: 'user_initiated' }],
-  ['session.resume', { resumeTime: '2026-04-17T04:21:28.410Z', eventCount: '2632', selectedModel: 'claude-opus-4.6', context: '{"cwd":"C:\\\\Users\\\\AB000725\\\\vwsre-project"}', sessionWasActive: 'false' }],
-  ['session.shutdown', { shutdownType: 'routine', totalPremiumRequests: '7.5', sessionStartTime: '1777513516518', codeChanges: '{"linesAdded":0,"linesRemoved":0,"filesModified":[]}', currentModel: 'claude-opus-4.7' }],
+type Expected = Pick<Row, 'turn_type' | 'text'> & Partial<Row>;
+// Columns that differ from a line's defaults: the tracked model, and the working directory then in force.
+const O47 = 'claude-opus-4.7';
+const EXPECTED: [line: number, Expected][] = [
+  [1, { turn_type: 'system', text: `session start: copilot 1.0.36-0 producer=copilot-agent cwd=${W}`, model: 'claude-opus-4.6', tag: 'session_start' }],
+  [2, { turn_type: 'system', text: 'model: claude-opus-4.6 -> claude-opus-4.7 effort=high', tag: 'model' }],
+  [3, { turn_type: 'system', text: 'system prompt: You are the GitHub Copilot CLI, a terminal assistant built by GitHub…' }],
+  [4, { turn_type: 'user', text: 'Search Jira issues' }],
+  [6, { turn_type: 'assistant', text: 'What would you like to search for in Jira? Please provide details…' }],
+  [6, { turn_type: 'thinking', text: '<plaintext reasoning, e.g. for Claude Opus>' }],
+  [7, { turn_type: 'tool_use', text: '{"intent":"Searching for SKILL.md"}', tool_name: 'report_intent', tool_use_id: 'tooluse_ycUA9DN2RHyjfBvngXDyNP' }],
+  // The longer of content (13 characters) and detailedContent (10); the line's own model.
+  [8, { turn_type: 'tool_result', text: 'Intent logged', model: 'claude-opus-4.6', tool_name: 'report_intent', tool_use_id: 'tooluse_ycUA9DN2RHyjfBvngXDyNP' }],
+  [9, { turn_type: 'tool_use', text: '{"endpoint":"/rest/api/2/search","params":{"jql":"assignee = currentUser()"}}', tool_name: 'jira_wcar_api', tool_use_id: 'toolu_bdrk_01BhWurQKcRcxM9dPxvB6ZpZ', tag: 'external_tool' }],
+  [10, { turn_type: 'tool_result', text: 'external tool completed', tool_name: 'jira_wcar_api', tool_use_id: 'toolu_bdrk_01BhWurQKcRcxM9dPxvB6ZpZ', tag: 'external_tool' }],
+  [11, { turn_type: 'system', text: 'permission request: shell Get-Location intention=…', tool_use_id: 'toolu_bdrk_017YpdSD1yULiTUA2irZGVM9', tag: 'permission_request' }],
+  [12, { turn_type: 'system', text: 'permission decision: approved source=-', tool_use_id: 'toolu_bdrk_017YpdSD1yULiTUA2irZGVM9', tag: 'permission_decision' }],
+  [13, { turn_type: 'system', text: 'hook postToolUse start: {"sessionId":"0f4cd0bd-…","timestamp":"…"}', tag: 'hook' }],
+  [14, { turn_type: 'system', text: 'hook postToolUse end: success=true output={}', tag: 'hook' }],
+  [15, { turn_type: 'system', text: 'subagent.started: explore', tool_use_id: 'tooluse_9PlhA1d5U2gMJAykjv14dn', tag: 'notice' }],
+  [16, { turn_type: 'system', text: 'subagent.completed: explore', tool_use_id: 'tooluse_4rJxVF9wiJh1gPgCGQvviA', tag: 'notice' }],
+  [18, { turn_type: 'system', text: 'agent mode: interactive -> plan', tag: 'agent_mode' }],
+  // Allow-all on, a request made while it was on (its mode, the first shown), allow-all off.
+  [19, { turn_type: 'system', text: 'permission mode: allow-all off -> on', tag: 'permission_mode' }],
+  [20, { turn_type: 'system', text: 'permission request: url https://jira.example.com/rest/api/2/search', tool_use_id: 'toolu_bdrk_02', tag: 'permission_request' }],
+  [20, { turn_type: 'system', text: 'permission mode: allow-all agent=plan', tag: 'permission_mode' }],
+  [21, { turn_type: 'system', text: 'permission decision: approved source=host_policy', tool_use_id: 'toolu_bdrk_02', tag: 'permission_decision' }],
+  [22, { turn_type: 'system', text: 'permission mode: allow-all on -> off', tag: 'permission_mode' }],
+  // Off is manual: the manual request after it gives no mode row (it would if allow-all were still tracked).
+  [23, { turn_type: 'system', text: 'permission request: shell Get-ChildItem', tool_use_id: 'toolu_bdrk_03', tag: 'permission_request' }],
+  [24, { turn_type: 'system', text: 'permission decision: denied-interactively-by-user source=human_response', tool_use_id: 'toolu_bdrk_03', tag: 'permission_decision' }],
+  [25, { turn_type: 'system', text: 'plan changed: create', tag: 'plan' }],
+  [27, { turn_type: 'system', text: 'workspace file create: describe_tables.py', tag: 'workspace_file' }],
+  [28, { turn_type: 'system', text: 'compaction start: systemTokens=9635 conversationTokens=113044 toolDefinitionsTokens=12663', tag: 'compaction' }],
+  [29, { turn_type: 'system', text: "compaction summary: \n\n<overview>\nThe user is an SRE for WirelessCar's VW CN ops…\n</overview>\n", tag: 'compaction' }],
+  [30, { turn_type: 'system', text: 'history truncated by system: 44 messages and 38479 tokens removed (227 -> 183 messages, 194428 -> 155949 tokens, limit 168000)', tag: 'truncation' }],
+  [31, { turn_type: 'system', text: 'session.task_complete: Completed both requested features:\n\n1. **Home page partition…**', tag: 'notice' }],
+  [32, { turn_type: 'system', text: 'system.notification: <system_notification>\nAgent "rnp-activation-reasons" (explore)…</system_notification>', tag: 'notice' }],
+  [33, { turn_type: 'system', text: 'session.error: Execution failed: Error: Failed to get response from the AI model…', tag: 'notice' }],
+  [34, { turn_type: 'system', text: "session.warning: MCP server 'github-mcp-server' is taking longer than expected…", tag: 'notice' }],
+  [35, { turn_type: 'system', text: `session.info folder_trust: Folder ${W}\\playground has been added to trusted folders.`, tag: 'session_info' }],
+  [36, { turn_type: 'system', text: 'abort: user_initiated', tag: 'notice' }],
+  [37, { turn_type: 'system', text: 'session end: routine files modified: -', tag: 'session_end' }],
+  // The resume: its directory (outside git: no branch) and its selectedModel for the rows after it.
+  [38, { turn_type: 'system', text: 'session resumed', model: 'claude-opus-4.6', tag: 'session_resume' }],
+  [39, { turn_type: 'user', text: 'Summarise the open issues', model: 'claude-opus-4.6' }],
 ];
 
-const LOG = jsonl(RECORDS.map(([type, data], i) => line(type, data, i + 1)));
+/** The directory and branch in force at a line: the start's, then the context change (26), then the resume (38). */
+function place(line: number): { project_path: string; git_branch: string } {
+  if (line >= 38) return { project_path: PROJECT, git_branch: '' };
+  if (line >= 26) return { project_path: TOOLS, git_branch: 'dev-may-3' };
+  return { project_path: W, git_branch: '' };
+}
 
-describe("seed 001's stringified sample records", () => {
-  it('give the Parser plan rows, line by line', async () => {
-    const run = await runEvents(LOG, { includeThinking: true });
-    const W = 'C:\\Users\\AB000725';
-    expect(run.rows.map((r) => [r.source_line, r.turn_type, r.text])).toEqual([
-      [1, 'system', `session start: copilot 1.0.36-0 producer=copilot-agent cwd=${W}`],
-      [2, 'system', 'model: claude-opus-4.6 -> claude-opus-4.7 effort=high'],
-      [3, 'system', 'system prompt: You are the GitHub Copilot CLI, a terminal assistant built by GitHub…'],
-      [4, 'user', 'Search Jira issues'],
-      [6, 'assistant', 'What would you like to search for in Jira?'],
-      [6, 'thinking', 'Ask first.'],
-      [7, 'tool_use', '{"intent":"Searching for SKILL.md"}'],
-      // The longer of the two: content (13 characters) over detailedContent (10).
-      [8, 'tool_result', 'Intent logged'],
-      // The subject and the intention (its key named intent) from promptRequest, this sample's
-      // permissionRequest having neither.
-      [9, 'system', 'permission request: shell Get-Location intention=…'],
-      [10, 'system', 'permission decision: approved source=-'],
-      [11, 'system', 'hook postToolUse start: {"sessionId":"0f4cd0bd-…","timestamp":"…"}'],
-      [12, 'system', 'hook postToolUse end: success=true output={}'],
-      [13, 'system', 'subagent.started: explore'],
-      [14, 'system', 'subagent.completed: explore'],
-      [15, 'system', 'agent mode: interactive -> plan'],
-      [16, 'system', 'permission mode: allow-all - -> -'],
-      [21, 'system', 'compaction summary: \n\n<overview>\nThe user is an SRE…\n</overview>\n'],
-      [23, 'system', 'session.task_complete: Completed both requested features'],
-      [24, 'system', 'session.error: Execution failed: Error: Failed to get response from the AI model…'],
-      [25, 'system', "session.warning: MCP server 'github-mcp-server' is taking longer than expected…"],
-      [26, 'system', 'session.info folder_trust: Folder C:\\Users\\AB000725\\playground has been added to trusted folders.'],
-      [27, 'system', 'abort: user_initiated'],
-      [28, 'system', 'session resumed'],
-      [29, 'system', 'session end: routine files modified: -'],
-    ]);
-    expect(run.skips.map((s) => s.line)).toEqual([5, 17, 18, 19, 20, 22]);
+function expectedRows(): Row[] {
+  return EXPECTED.map(([line, e]) => {
+    const row: Row = { timestamp_utc: at(line), session_id: SID, ...place(line), model: line < 2 ? 'claude-opus-4.6' : O47, tool_name: '', tool_use_id: '', source_line: line, ...e } as Row;
+    return row;
+  });
+}
+
+async function parse(home: string) {
+  return runParser(copilotEventsParser, artifactFromFile(join(ROOT, 'fixtures', 'homes', home), REL), true);
+}
+
+describe("seed 001's 33 persisted types (fixture homes copilot-seed001 and its native twin)", () => {
+  it('the fixture holds each of the 33 types, and the stringified home is the native one in seed 001 encoding', () => {
+    const lines = (home: string) => readFileSync(join(ROOT, 'fixtures', 'homes', home, REL), 'utf8').trimEnd().split('\n');
+    const str = lines('copilot-seed001');
+    expect(new Set(str.map((l) => JSON.parse(l).type)).size).toBe(33);
+    // Every data value a string or null in the stringified home, nothing but the encoding differs.
+    for (const l of str) for (const v of Object.values(JSON.parse(l).data)) expect(v === null || typeof v === 'string').toBe(true);
+    expect(str.length).toBe(lines('copilot-seed001-native').length);
   });
 
-  it('track the model, tool names and the working directory through the stringified values', async () => {
-    const run = await runEvents(LOG);
-    const at = (n: number) => run.rows.find((r) => r.source_line === n)!;
-    expect([at(4).model, at(7).model, at(8).model, at(8).tool_name]).toEqual(['claude-opus-4.7', 'claude-opus-4.7', 'claude-opus-4.6', 'report_intent']);
-    expect([at(10).tool_use_id, at(9).tool_use_id]).toEqual(['toolu_bdrk_017', 'toolu_bdrk_017']);
-    expect([at(21).project_path, at(21).git_branch]).toEqual(['C:\\Users\\AB000725\\vwsre-tools', 'dev-may-3']);
-    expect([at(29).project_path, at(29).git_branch]).toEqual(['C:\\Users\\AB000725\\vwsre-project', '']);
-    expect(run.facts.filter((f) => f.key === 'cwd').map((f) => f.value)).toEqual(['C:\\Users\\AB000725', 'C:\\Users\\AB000725\\vwsre-tools', 'C:\\Users\\AB000725\\vwsre-project']);
-  });
+  for (const home of ['copilot-seed001', 'copilot-seed001-native']) {
+    it(`${home}: every line gives its row or its counted skip, as written from the seeds`, async () => {
+      const run = await parse(home);
+      expect(run.rows.map(({ tag: _t, ...r }) => r)).toEqual(expectedRows().map(({ tag: _t, ...r }) => r));
+      expect(run.rows.map((r) => r.tag)).toEqual(expectedRows().map((r) => r.tag));
+      expect(run.unknowns).toEqual([]);
+      expect(run.warnings).toEqual([]);
+      // Rows plus the skips of the table (turn start and end, the context change) account for every line.
+      const withRow = new Set(run.rows.map((r) => r.source_line));
+      expect([...Array(39).keys()].map((i) => i + 1).filter((n) => !withRow.has(n))).toEqual([5, 17, 26]);
+    });
+
+    it(`${home}: reports every directory and branch with the time it took effect`, async () => {
+      const run = await parse(home);
+      expect(run.facts.filter((f) => f.key === 'cwd' || f.key === 'branch').map((f) => [f.key, f.value, f.at])).toEqual([
+        ['cwd', W, at(1)],
+        // The start is outside git: no branch for the rows before the move into one.
+        ['branch', '', at(1)],
+        ['cwd', TOOLS, at(26)],
+        ['branch', 'dev-may-3', at(26)],
+        ['cwd', PROJECT, at(38)],
+        // A directory outside git: no branch from the resume on.
+        ['branch', '', at(38)],
+      ]);
+    });
+  }
 });

@@ -21,6 +21,8 @@ export interface EventLine {
 export interface RowFields {
   /** The row's own model; undefined means the tracked session model, '' means none. */
   model?: string;
+  /** The row's own working directory (an external tool's workingDirectory); undefined means the session's. */
+  project_path?: string;
   tool_name?: string;
   tool_use_id?: string;
   tag?: RowTag;
@@ -34,34 +36,65 @@ export interface RowFields {
 export class EventsState {
   cwd = '';
   branch = '';
+  /** The model column of rows without their own: the last model change, else session.start/resume's selectedModel. */
   model = '';
+  /** The model as session.model_change and auto_mode_resolved left it ('' before any): the `<old>` of a change. */
+  changedModel = '';
   permissionMode: string | undefined;
   agentMode: string | undefined;
   /** Whether a permission.requested line has printed the first `permission mode:` row. */
   modeShown = false;
+  private contextSeen = false;
   private readonly toolNames = new Map<string, string>();
   private readonly requested = new Set<string>();
+  private readonly completed = new Set<string>();
+  private readonly external = new Map<string, ExternalRequest>();
 
   constructor(
     readonly sessionId: string,
-    private readonly report: (key: FactKey, value: string) => void,
+    private readonly report: (key: FactKey, value: string, at: string) => void,
   ) {}
 
   /**
-   * Take a working-directory context (session.start, session.resume, session.context_changed).
-   * The context replaces the previous one whole: a directory outside git has no branch.
+   * Take a working-directory context (session.start, session.resume, session.context_changed) as
+   * of `at` (the line's time; '' when it has none). The context replaces the previous one whole: a
+   * directory outside git has no branch, reported as an empty branch from that time.
    */
-  setContext(ctx: JsonObject): void {
+  setContext(ctx: JsonObject, at: string): void {
     const cwd = text(ctx.cwd);
     if (cwd !== undefined && cwd !== this.cwd) {
       this.cwd = cwd;
-      this.report('cwd', cwd);
+      this.report('cwd', cwd, at);
     }
     const branch = text(ctx.branch) ?? '';
-    if (branch !== this.branch) {
+    const first = !this.contextSeen;
+    this.contextSeen = true;
+    // The first context says "no branch" too, so a later move into git does not lend its branch
+    // to the rows before it; an undated "no branch" says nothing an absent report does not.
+    if (branch !== this.branch || (first && at !== '')) {
       this.branch = branch;
-      if (branch !== '') this.report('branch', branch);
+      if (branch !== '' || at !== '') this.report('branch', branch, at);
     }
+  }
+
+  /** Note an external_tool.requested: its call, name and whether it gave the call's tool_use row. */
+  rememberExternal(requestId: string | undefined, req: ExternalRequest): void {
+    if (requestId !== undefined) this.external.set(requestId, req);
+  }
+
+  /** The external request of this id, if an earlier line made one. */
+  externalRequest(requestId: string | undefined): ExternalRequest | undefined {
+    return requestId === undefined ? undefined : this.external.get(requestId);
+  }
+
+  /** Note that a tool.execution_complete gave this call's tool_result row. */
+  markCompleted(id: string | undefined): void {
+    if (id !== undefined) this.completed.add(id);
+  }
+
+  /** Whether a tool.execution_complete already gave this call's result. */
+  wasCompleted(id: string | undefined): boolean {
+    return id !== undefined && this.completed.has(id);
   }
 
   /** Remember a tool call's name so its result and permission rows can carry it. */
@@ -85,6 +118,14 @@ export class EventsState {
   }
 }
 
+/** An external_tool.requested remembered for its completion (paired by requestId). */
+export interface ExternalRequest {
+  toolCallId: string | undefined;
+  toolName: string | undefined;
+  /** The request gave the call's tool_use row (no toolRequests[] had announced it). */
+  gaveToolUse: boolean;
+}
+
 /** What a handler gets: the line, the session state, the options, and where its rows go. */
 export interface HandlerContext {
   ev: EventLine;
@@ -106,7 +147,7 @@ export function eventRow(ev: EventLine, st: EventsState, turn: TurnType, body: s
   const row = makeRow(turn, body, {
     timestamp_utc: ev.timestamp,
     session_id: st.sessionId,
-    project_path: st.cwd,
+    project_path: f.project_path ?? st.cwd,
     git_branch: st.branch,
     model: f.model !== undefined ? f.model : st.model,
     tool_name: f.tool_name ?? '',

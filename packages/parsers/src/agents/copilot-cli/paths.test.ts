@@ -19,13 +19,17 @@ const WANTED: [string, string][] = [
   ['logs/process-1790845199000-4242.log', 'process-log'],
   ['logs/process-1792273608752-2868.1.log', 'process-log'],
   ['logs/process-1792273608752-2868.4.log', 'process-log'],
+  ['mcp-config.json', 'mcp-config'],
+  ['mcp-config', 'mcp-config'],
+  [`session-state/${SID}/vscode.metadata.json`, 'vscode-metadata'],
 ];
 
 // Noise and secrets: no copilot-cli parser may want them, under any home.
 const REFUSED = [
   'config.json',
-  'mcp-config.json',
   'mcp-oauth-config.json',
+  '.mcp-writer.binding',
+  'vscode.session.metadata.cache.json',
   'open-sessions-state.json',
   `session-state/${SID}/rewind-file-snapshots/tracking.json`,
   `session-state/${SID}/checkpoints/index.md`,
@@ -63,6 +67,14 @@ describe('copilot-cli wants()', () => {
       expect(wantedBy(rel)).toEqual(['events']);
     });
   }
+
+  it('wants the project MCP files (rel from the project root) and the MCP tool caches of every OS', () => {
+    for (const rel of ['.mcp.json', '.github/mcp.json', '.github/copilot/settings.json', '.github/copilot/settings.local.json']) expect(wantedBy(rel)).toEqual(['mcp-config']);
+    for (const dir of ['AppData/Local/copilot', 'Library/Caches/copilot', '.cache/copilot']) expect(wantedBy(`${dir}/mcp-tools/${SHA}.json`)).toEqual(['mcp-tools']);
+    for (const rel of ['x/.mcp.json', '.github/copilot/settings.json.bak', 'AppData/Local/copilot/mcp-tools/a/b.json', '.copilot/mcp-tools/x.json', `session-state/${SID}/vscode.metadata.json`]) {
+      expect(wantedBy(rel)).toEqual([]);
+    }
+  });
 
   it('refuses paths outside the three config homes', () => {
     for (const rel of ['copilot/session-store.db', 'x/.copilot/session-store.db', '.cache/copilot/settings.json', 'AppData/Local/copilot/settings.json', '.copilot']) {

@@ -22,6 +22,18 @@ export const COPILOT_PATTERNS = {
   sidebar: [String.raw`^${COPILOT_HOME}/sidebar-sessions-state/[0-9a-f]{64}\.json$`],
   // Rotated logs (process-<ms>-<pid>.<n>.log) hold sign-in lines too (issue 152).
   processLog: [String.raw`^${COPILOT_HOME}/logs/process-\d+-\d+\.log$`, String.raw`^${COPILOT_HOME}/logs/process-\d+-\d+\.\d+\.log$`],
+  // The user's MCP config (the XDG migration list names it `mcp-config`, with or without
+  // .json), then the project files, whose rel is relative to the project root (Project-local files).
+  mcpConfig: [
+    String.raw`^${COPILOT_HOME}/mcp-config(?:\.json)?$`,
+    String.raw`^\.mcp\.json$`,
+    String.raw`^\.github/mcp\.json$`,
+    String.raw`^\.github/copilot/settings(?:\.local)?\.json$`,
+  ],
+  // The cache directory on each OS (seed: Package and cache directory).
+  mcpTools: [String.raw`^(?:AppData/Local/copilot|Library/Caches/copilot|\.cache/copilot)/mcp-tools/[^/]+\.json$`],
+  // VS Code's Copilot Chat writes it for a session it runs (seed: vscode.metadata.json).
+  vscodeMetadata: [String.raw`^${SESSION}/vscode\.metadata\.json$`],
 } as const satisfies Record<string, readonly string[]>;
 
 /** A `wants()` over some regex sources: true when any matches the whole path. */

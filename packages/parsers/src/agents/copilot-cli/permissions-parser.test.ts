@@ -48,4 +48,10 @@ describe('permissions-config.json parser', () => {
     expect((await parse('{"locations":[]}')).rows).toEqual([expect.objectContaining({ tag: 'unreadable', text: expect.stringContaining('found locations as an array') })]);
     expect((await parse('{}')).rows).toEqual([expect.objectContaining({ tag: 'unreadable', text: expect.stringContaining('found locations as absent') })]);
   });
+
+  it('counts a location key other than the two lists as an unknown record kind, and reads the lists', async () => {
+    const { rows, unknowns } = await parse(JSON.stringify({ locations: { '/a': { tool_approvals: [{ kind: 'read' }], denied_tools: [{ kind: 'shell' }] }, '/b': { denied_tools: [] } } }));
+    expect(rows.map((r) => r.text)).toEqual(['permission setting: locations./a.tool_approvals={"kind":"read"}']);
+    expect(unknowns).toEqual([{ kind: 'locations.*.denied_tools' }, { kind: 'locations.*.denied_tools' }]);
+  });
 });

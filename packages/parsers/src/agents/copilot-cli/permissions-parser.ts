@@ -14,7 +14,8 @@ const LISTS = ['tool_approvals', 'allowed_directories'] as const;
  * system row per tool_approvals and allowed_directories entry, at the file's mtime (the only
  * time there is), project_path the location, no session. Each entry is printed as compact JSON
  * (a directory therefore in quotes); source_line is its 1-based index in its list. A file cut
- * mid-write keeps its complete grants, with a warning (readJsonObject's salvage).
+ * mid-write keeps its complete grants, with a warning (readJsonObject's salvage). A location
+ * key other than the two lists is an unknown record kind (`locations.*.<key>`, ctx.unknown).
  */
 export const copilotPermissionsParser: Parser = copilotParser({
   name: 'permissions-config',
@@ -42,6 +43,8 @@ async function* parsePermissions(a: Artifact, ctx: ParseContext): AsyncGenerator
       yield badLineRow(`expected locations.${path} to be an object, found ${describeJson(loc)}`, compactJson(loc), null, at);
       continue;
     }
+    // A key a newer CLI adds beside the two lists is counted, not dropped silently.
+    for (const key of Object.keys(loc)) if (!(LISTS as readonly string[]).includes(key)) ctx.unknown(`locations.*.${key}`);
     for (const list of LISTS) {
       const entries = loc[list];
       if (entries === undefined || entries === null) continue;

@@ -103,4 +103,24 @@ describe('process log parser on a failing stream', () => {
     ]);
     expect(rows[1].text).toBe('parser: unreadable file (read failed after line 3: EIO: i/o error)');
   });
+
+  it('gives a row per failed MCP server start and reports each to the inventory (Copilot Desktop bundled CLI 1.0.99-2 form)', async () => {
+    const log = `${SEED}2026-10-01T09:00:01.000Z [ERROR] MCP server connection failed {"server_name":"github","raw_error":"failed to spawn MCP server process: program not found"}
+2026-10-01T09:00:02.000Z [ERROR] [rust:copilot_runtime::mcp] MCP server connection failed {"server_name":"jira","raw_error":"failed to spawn MCP server process: program not found"}
+2026-10-01T09:00:03.000Z [WARNING] MCP server connection failed timeout after 30s
+2026-10-01T09:00:04.000Z [INFO] Best-effort plugin preparation skipped 1 item
+`;
+    const { rows, mcpServers } = await parse(log);
+    expect(rows.map((r) => [r.source_line, r.timestamp_utc, r.text, r.tag, r.session_id])).toEqual([
+      [2, '2026-10-01T08:59:59.400Z', 'signed in: https://github.com as octo-user', 'signed_in', SID],
+      [4, '2026-10-01T09:00:01.000Z', 'MCP server connection failed: github: failed to spawn MCP server process: program not found', 'mcp_failure', SID],
+      [5, '2026-10-01T09:00:02.000Z', 'MCP server connection failed: jira: failed to spawn MCP server process: program not found', 'mcp_failure', SID],
+      [6, '2026-10-01T09:00:03.000Z', 'MCP server connection failed: -: timeout after 30s', 'mcp_failure', SID],
+    ]);
+    expect(mcpServers).toEqual([
+      { name: 'github', scope: '', failure: { timestamp_utc: '2026-10-01T09:00:01.000Z', message: 'failed to spawn MCP server process: program not found' }, line: 4 },
+      { name: 'jira', scope: '', failure: { timestamp_utc: '2026-10-01T09:00:02.000Z', message: 'failed to spawn MCP server process: program not found' }, line: 5 },
+      { name: '', scope: '', failure: { timestamp_utc: '2026-10-01T09:00:03.000Z', message: 'timeout after 30s' }, line: 6 },
+    ]);
+  });
 });

@@ -1,7 +1,8 @@
+import { isObject } from '../../sdk/decode.js';
 import { readLines } from '../../sdk/line-reader.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { toUtc } from '../../sdk/timestamp.js';
-import type { Artifact, Parser, Row } from '../../sdk/types.js';
+import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { copilotParser } from './common.js';
 import { COPILOT_PATTERNS } from './paths.js';
 
@@ -9,15 +10,20 @@ import { COPILOT_PATTERNS } from './paths.js';
 const LINE = /^(\d{4}-\d{2}-\d{2}T\S+) \[[A-Z]+\] (.*)$/;
 const SIGNED_IN = /^Signed in to (\S+) as (.+?)\.?\s*$/;
 const WORKSPACE = /^Workspace initialized: ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/i;
+// Copilot Desktop's bundled CLI 1.0.99-2 (seed, Process logs), after any `[rust:...]` module tags.
+const MCP_FAILED = /^(?:\[[^\]]*\]\s*)*MCP server connection failed\s*(.*)$/;
 
-/** Sign-in rows held back until the file's session is known; past this, a second pass yields the rest. */
+/** Rows held back until the file's session is known; past this, a second pass yields the rest. */
 const MAX_BUFFERED = 10_000;
 
 /**
- * logs/process-<ms>-<pid>.log and its rotations (.<n>.log, issue 152): only the sign-in line,
- * `signed in: <host> as <login>` at the line's time. The session id is known only at the end
- * (the file's one distinct `Workspace initialized:` id, else none), so the few sign-in rows
- * are buffered, never the file; the logs stream (a pending login wrote 45 MB of them).
+ * logs/process-<ms>-<pid>.log and its rotations (.<n>.log, issue 152): the sign-in line,
+ * `signed in: <host> as <login>`, and each failed MCP server start (`MCP server connection
+ * failed {"server_name":..,"raw_error":..}`): `MCP server connection failed: <server>: <raw_error>`
+ * tagged mcp_failure, also reported to inventory.json mcp_servers[].failures; both at the
+ * line's time. Other lines give no row (seed: the sign-in line only). The session id is known
+ * only at the end (the file's one distinct `Workspace initialized:` id, else none), so the few
+ * rows are buffered, never the file; the logs stream (a pending login wrote 45 MB of them).
  */
 export const copilotProcessLogParser: Parser = copilotParser({
   name: 'process-log',
@@ -27,16 +33,17 @@ export const copilotProcessLogParser: Parser = copilotParser({
   parse: parseProcessLog,
 });
 
-interface SignIn {
+/** One line that gives a row: its number, time, text and tag. */
+interface Hit {
   line: number;
   time: string;
-  host: string;
-  login: string;
+  text: string;
+  tag: 'signed_in' | 'mcp_failure';
 }
 
-async function* parseProcessLog(a: Artifact): AsyncGenerator<Row> {
+async function* parseProcessLog(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
   const ids = new Set<string>();
-  const buffered: SignIn[] = [];
+  const buffered: Hit[] = [];
   let overflowFrom = 0; // first line not buffered, when the buffer filled up
   let lastLine = 0;
   try {
@@ -47,7 +54,7 @@ async function* parseProcessLog(a: Artifact): AsyncGenerator<Row> {
       const w = WORKSPACE.exec(m[2]);
       // Two ids are enough to know the file names no single session; stop growing the set.
       if (w && ids.size < 2) ids.add(w[1].toLowerCase());
-      const s = signIn(l.line, m);
+      const s = hit(l.line, m, ctx);
       if (s && overflowFrom === 0) {
         if (buffered.length < MAX_BUFFERED) buffered.push(s);
         else overflowFrom = l.line;
@@ -66,7 +73,8 @@ async function* parseProcessLog(a: Artifact): AsyncGenerator<Row> {
     for await (const l of readLines(a.stream())) {
       if (l.line < overflowFrom) continue;
       const m = LINE.exec(l.text);
-      const s = m ? signIn(l.line, m) : undefined;
+      // The MCP reports were made on the first pass; this one only yields the rows.
+      const s = m ? hit(l.line, m) : undefined;
       if (s) yield row(s, session_id);
     }
   } catch (e) {
@@ -74,11 +82,32 @@ async function* parseProcessLog(a: Artifact): AsyncGenerator<Row> {
   }
 }
 
-function signIn(line: number, m: RegExpExecArray): SignIn | undefined {
+/** The row a line gives, if any; with `ctx`, an MCP failure is also reported to the inventory. */
+function hit(line: number, m: RegExpExecArray, ctx?: ParseContext): Hit | undefined {
   const s = SIGNED_IN.exec(m[2]);
-  return s ? { line, time: toUtc(m[1]), host: s[1], login: s[2] } : undefined;
+  if (s) return { line, time: toUtc(m[1]), text: `signed in: ${s[1]} as ${s[2]}`, tag: 'signed_in' };
+  const f = MCP_FAILED.exec(m[2]);
+  if (!f) return undefined;
+  const time = toUtc(m[1]);
+  const { server, error } = mcpFailure(f[1]);
+  ctx?.mcp({ name: server, scope: '', failure: { timestamp_utc: time, message: error }, line });
+  return { line, time, text: `MCP server connection failed: ${server || '-'}: ${error}`, tag: 'mcp_failure' };
 }
 
-function row(s: SignIn, session_id: string): Row {
-  return makeRow('system', `signed in: ${s.host} as ${s.login}`, { timestamp_utc: s.time, session_id, source_line: s.line, tag: 'signed_in' });
+/** The server and error of a failure's JSON tail; a tail that is not that JSON is the error as written. */
+function mcpFailure(tail: string): { server: string; error: string } {
+  try {
+    const v: unknown = JSON.parse(tail);
+    if (isObject(v)) {
+      const str = (x: unknown) => (typeof x === 'string' ? x : x === undefined || x === null ? '' : JSON.stringify(x));
+      return { server: str(v.server_name), error: str(v.raw_error ?? v.error ?? v.message) };
+    }
+  } catch {
+    // Not JSON: keep the text.
+  }
+  return { server: '', error: tail.trim() };
+}
+
+function row(s: Hit, session_id: string): Row {
+  return makeRow('system', s.text, { timestamp_utc: s.time, session_id, source_line: s.line, tag: s.tag });
 }

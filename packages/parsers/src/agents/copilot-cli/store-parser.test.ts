@@ -185,8 +185,20 @@ describe('session-store.db parser', () => {
       INSERT INTO assistant_usage_events VALUES (1, 's1', 'gpt-6.1-sol', '2026-01-01T00:00:00Z');
       CREATE TABLE forge_skill_proposals (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO forge_skill_proposals VALUES (1, 'skill');
       CREATE TABLE dynamic_context_items (repository TEXT, branch TEXT, src TEXT, name TEXT, content TEXT); INSERT INTO dynamic_context_items VALUES ('r', 'b', 's', 'n', 'c');`);
-    const { rows } = await parse(home);
+    const { rows, unknowns } = await parse(home);
     expect(rows).toEqual([]);
+    // Named by the Parser plan: skipped on purpose, not unknown (nor the FTS5 shadow tables).
+    expect(unknowns).toEqual([]);
+  });
+
+  it('counts every row of a table it does not know (a newer schema) as an unknown record kind', async () => {
+    const home = storeHome(`${SESSIONS}
+      CREATE TABLE session_tasks (id INTEGER PRIMARY KEY, session_id TEXT, title TEXT);
+      INSERT INTO session_tasks VALUES (1, 's1', 'a'), (2, 's1', 'b'), (3, 's1', 'c');
+      CREATE TABLE empty_new (x TEXT);`);
+    const { rows, unknowns } = await parse(home);
+    expect(rows.map((r) => r.text)).toEqual(['session name: Title']);
+    expect(unknowns).toEqual([{ kind: 'table session_tasks' }, { kind: 'table session_tasks' }, { kind: 'table session_tasks' }]);
   });
 
   it('reads an old schema: missing columns read as NULL, missing tables are skipped', async () => {

@@ -5,6 +5,7 @@ import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { copilotParser } from './common.js';
 import { COPILOT_PATTERNS } from './paths.js';
 import { TurnRepeats } from './store-repeats.js';
+import { countUnknownTables } from './store-tables.js';
 
 type Rec = Record<string, unknown>;
 
@@ -119,7 +120,9 @@ async function* parseStore(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> 
     }
     if (tables.has('forge_trajectory_events')) yield* forgeRows(db, ctxOf, ctx);
     // search_index, assistant_usage_events, forge_skill_proposals, dynamic_context_items: no
-    // rows (concatenated copies of turns, accounting, or nothing tied to a session).
+    // rows (concatenated copies of turns, accounting, or nothing tied to a session). Any other
+    // table is a newer schema's, counted as unknown.
+    countUnknownTables(db, tables, ctx);
   } finally {
     db.close();
   }

@@ -40,7 +40,7 @@ describe('workspace.yaml parser', () => {
     expect(facts).toEqual([
       { session_id: SID, key: 'cwd', value: '/srv/proj', priority: 2 },
       { session_id: SID, key: 'name', value: 'Fix failing test', priority: 1 },
-      { session_id: SID, key: 'client', value: 'copilot-cli', priority: 1 },
+      { session_id: SID, key: 'client', value: 'copilot-cli', priority: 2 },
     ]);
   });
 
@@ -82,7 +82,8 @@ describe('workspace.yaml parser', () => {
     const { rows, facts } = await parse(`id: ${SID}\ncwd: /w\nbranch: issue-3\nsummary: "請將最終結果寫入"\nsummary_count: 0\ncreated_at: 2026-04-06T14:12:01.949Z\n`);
     expect(rows[0]).toMatchObject({ text: 'session name: 請將最終結果寫入', tag: 'session_name', git_branch: '', source_line: 4 });
     expect(rows[1].text).toBe('session metadata: user_named= forks= compactions=0 client=');
-    expect(facts.filter((f) => f.key === 'branch')).toEqual([]);
+    // The branch key (Kaijon corpus; written by 1.0.102 too) is a fallback below the log's context.branch.
+    expect(facts.filter((f) => f.key === 'branch')).toEqual([{ session_id: SID, key: 'branch', value: 'issue-3', priority: 2 }]);
     expect(facts).toContainEqual({ session_id: SID, key: 'name', value: '請將最終結果寫入', priority: 1 });
   });
 

@@ -62,6 +62,8 @@ async function* parseWorkspace(a: Artifact, ctx: ParseContext): AsyncGenerator<R
   const line = (k: string): number | null => lines.get(k) ?? null;
 
   if (cwd) ctx.fact({ session_id, key: 'cwd', value: cwd, priority: 2 });
+  // 1.0.102 writes the branch too (live run); the log's latest context.branch outranks it.
+  if (str('branch')) ctx.fact({ session_id, key: 'branch', value: str('branch'), priority: 2 });
   const nameKey = str('name') !== '' ? 'name' : 'summary';
   const name = str(nameKey);
   if (name !== '') {
@@ -69,7 +71,8 @@ async function* parseWorkspace(a: Artifact, ctx: ParseContext): AsyncGenerator<R
     yield makeRow('system', `session name: ${name}`, { ...base, source_line: line(nameKey), tag: 'session_name' });
   }
   const client = str('client_name');
-  if (client) ctx.fact({ session_id, key: 'client', value: client, priority: 1 });
+  // Priority 2: the client's own mark (VS Code's vscode.metadata.json origin) outranks what the CLI recorded.
+  if (client) ctx.fact({ session_id, key: 'client', value: client, priority: 2 });
   const meta = `session metadata: user_named=${str('user_named')} forks=${str('fork_count')} compactions=${str('summary_count')} client=${client}`;
   const metaLine = line('user_named') ?? line('client_name') ?? line('fork_count') ?? line('summary_count');
   yield makeRow('system', meta, { ...base, source_line: metaLine, tag: 'session_metadata' });

@@ -1,0 +1,42 @@
+import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
+import { unreadableRow } from './row.js';
+import { readSmall, utf8Text } from './small-file.js';
+import type { Artifact, Row } from './types.js';
+
+/** Options of {@link readJsonDocument}. */
+export interface JsonDocumentOptions {
+  /** The file may hold credentials: the unreadable row names the error and its offset, never the text. */
+  secret?: boolean;
+  /** Largest file read, in bytes (default 64 MiB); a larger one is one unreadable row. */
+  maxBytes?: number;
+}
+
+/**
+ * A small JSON document read whole (JSON with comments and trailing commas accepted, as the
+ * agents' config files are written), or the one `unreadable` row that says what was expected and
+ * what was found. The row carries the file's mtime.
+ */
+export async function readJsonDocument(a: Artifact, opts: JsonDocumentOptions = {}): Promise<{ ok: true; value: unknown } | { ok: false; row: Row }> {
+  const fail = (why: string) => ({ ok: false as const, row: unreadableRow(why, { timestamp_utc: a.mtime }) });
+  let text: string;
+  try {
+    const r = await readSmall(a.stream(), opts.maxBytes ?? 64 * 1024 * 1024);
+    if (!r.ok) return fail(r.reason);
+    text = utf8Text(r.buffer);
+  } catch (e) {
+    return fail(`could not read the file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (text.trim() === '') return fail('expected JSON, found an empty file');
+  const errors: ParseError[] = [];
+  let value: unknown;
+  try {
+    value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  } catch (e) {
+    return fail(opts.secret ? 'expected JSON, found text that cannot be parsed' : `expected JSON, found text that cannot be parsed: ${(e as Error).message}`);
+  }
+  if (errors.length > 0 || value === undefined) {
+    const e = errors[0];
+    return fail(`expected JSON, found invalid JSON: ${e ? `${printParseErrorCode(e.error)} at offset ${e.offset}` : 'no value'}`);
+  }
+  return { ok: true, value };
+}

@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { lstat, readdir, readlink } from 'node:fs/promises';
+import { lstat, open, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { openArchive } from '../archive-reader.js';
 import { SAFE_OPEN_FLAGS } from '../read-file.js';
@@ -66,19 +65,20 @@ export async function openDirTree(dir: string): Promise<FileTree> {
     if (segs.some((s) => s === '' || s === '.' || s === '..')) throw new Error(`${name}: not a plain path inside ${dir}; not read`);
     return path.join(top, ...segs);
   };
-  const open = async function* (name: string): AsyncIterable<Buffer> {
-    for await (const c of createReadStream(local(name), { flags: SAFE_OPEN_FLAGS })) yield c as Buffer;
+  const openMember = async function* (name: string): AsyncIterable<Buffer> {
+    const fh = await open(local(name), SAFE_OPEN_FLAGS);
+    for await (const c of fh.createReadStream()) yield c as Buffer;
   };
   return {
     label: dir,
     entries,
     problems,
-    open,
+    open: openMember,
     async readText(name, max) {
       const st = await lstat(local(name));
       if (!st.isFile() || st.size > max) throw new Error(`${name}: expected a file of at most ${max} bytes, found ${st.isFile() ? `${st.size} bytes` : 'another kind'}`);
       const parts: Buffer[] = [];
-      for await (const c of open(name)) parts.push(c);
+      for await (const c of openMember(name)) parts.push(c);
       return Buffer.concat(parts).toString('utf8');
     },
     close() {},

@@ -127,17 +127,32 @@ class UacState {
   }
 
   source(label: string, files: () => AsyncIterable<ForeignFile>, close: () => Promise<void>): ForeignSource {
-    const host = this.log.host ?? /^uac-(.+?)-[a-z]+-\d{8,}/.exec(path.basename(label))?.[1] ?? path.basename(label);
-    if (!this.log.host) this.notes.push(`uac: no Hostname line in uac.log; the host is "${host}", from the output's name`);
+    // A tar holds uac.log after the files: host, OS and details are read once the files went by.
+    const fromName = /^uac-(.+?)-([a-z]+)-\d{8,}/.exec(path.basename(label));
+    const st = this;
+    let noted = false;
     return {
       collector: 'uac',
       label,
-      host,
-      layout: layoutOfOs(this.log.os),
+      get host() {
+        const host = st.log.host ?? fromName?.[1] ?? path.basename(label);
+        if (!st.log.host && !noted) {
+          noted = true;
+          st.notes.push(`uac: no Hostname line in uac.log; the host is "${host}", from the output's name`);
+        }
+        return host;
+      },
+      get layout() {
+        return layoutOfOs(st.log.os ?? fromName?.[2]);
+      },
       hashes: ['md5'],
-      started: this.log.started,
+      get started() {
+        return st.log.started;
+      },
       notes: this.notes,
-      details: { os: this.log.os ?? null, mount_point: this.log.mountPoint ?? null, archive_hashes: this.archive, archive_checked: this.computed },
+      get details() {
+        return { os: st.log.os ?? fromName?.[2] ?? null, mount_point: st.log.mountPoint ?? null, archive_hashes: st.archive, archive_checked: st.computed };
+      },
       files,
       recordedFor: (f) => {
         const b = this.body.get(f.target);
@@ -207,7 +222,10 @@ export async function openUacTar(file: string, label: string): Promise<ForeignSo
       if (base === 'uac.log' && e.type === 'file' && e.name.split('/').length <= 2) {
         const parts: Buffer[] = [];
         let n = 0;
-        for await (const c of e.body()) if ((n += c.length) <= 64 * 1024 * 1024) parts.push(Buffer.from(c));
+        for await (const c of e.body()) {
+          n += c.length;
+          if (n <= 64 * 1024 * 1024) parts.push(Buffer.from(c));
+        }
         parseUacLog(Buffer.concat(parts).toString('utf8'), st.log);
         continue;
       }

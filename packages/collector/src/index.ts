@@ -69,3 +69,4 @@ export { MAX_MANIFEST_LINE, type StreamLine, streamLines } from './line-stream.j
 export { importForeign, type ImportOptions, type ImportSummary } from './foreign/import.js';
 export type { ImportedFrom } from './types.js';
 export type { ImportHook } from './options.js';
+export { EXPORT_FORMATS, type ExportFormat, exportCatalogs } from './export/index.js';

@@ -2,6 +2,7 @@ import type { Command } from '@oclif/core';
 import { AnalyzeCommand } from './analyze.js';
 import { CatalogCommand } from './catalog.js';
 import { CollectCommand } from './collect.js';
+import { ImportCommand } from './import.js';
 import { ParsersCommand } from './parsers.js';
 import { ScanCommand } from './scan.js';
 import { VerifyCommand } from './verify.js';
@@ -11,6 +12,7 @@ export const COMMANDS: Record<string, Command.Class> = {
   analyze: AnalyzeCommand,
   catalog: CatalogCommand,
   collect: CollectCommand,
+  import: ImportCommand,
   parsers: ParsersCommand,
   scan: ScanCommand,
   verify: VerifyCommand,

@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openArchive, readCollection } from '../archive-reader.js';
 import { loadCatalogs } from '../catalog.js';
@@ -165,6 +166,31 @@ describe.skipIf(process.platform === 'win32')('a UAC .tar.gz with its acquisitio
       expect(x.reason).toMatch(/its acquisition log records 0{32}: the archive changed after UAC wrote it; not parsed$/);
     }
   }, 60_000);
+});
+
+describe.skipIf(process.platform === 'win32')('a damaged UAC archive', () => {
+  it('imports the members before a cut, and says where the archive ended', async () => {
+    const dir = path.join(T, 'uac-cut');
+    mkdirSync(dir);
+    const whole = readFileSync(uacTarGz(HOME, USER, dir));
+    const cut = path.join(dir, 'uac-seedhost-linux-20261201043001.tar');
+    // The tar itself (gunzipped), cut in the middle of its members.
+    writeFileSync(cut, gunzipSync(whole).subarray(0, 9000));
+    const r = await run(cut, 'uac-cut');
+    const notes = r.summary.source_notes.join('\n');
+    expect(notes).toMatch(/uac: the collection could not be read to its end \(tar stream cut at byte \d+/);
+    const home = r.rows.filter((x) => x.scope === 'home');
+    expect(home.length).toBeGreaterThan(0);
+    expect(home.length).toBeLessThan(reference.length);
+  }, 60_000);
+
+  it('refuses a file that is not a tar.gz with a message, and writes nothing', async () => {
+    const bad = path.join(T, 'uac-garbage-linux-20261201043000.tar.gz');
+    writeFileSync(bad, 'this is not gzip');
+    const out = path.join(T, 'garbage.zip');
+    await expect(importForeign({ input: bad, out, full: false, secrets: 'collect', catalogs, tmpDir: T })).rejects.toThrow(/expected a uac collection, but it cannot be read \(.*\); check that the file is whole/);
+    expect(existsSync(out)).toBe(false);
+  });
 });
 
 describe('what is not a foreign collection', () => {

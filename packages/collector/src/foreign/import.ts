@@ -8,7 +8,7 @@ import picomatch from 'picomatch';
 import type { Catalog } from '../catalog.js';
 import { collect, systemGlobs } from '../collect.js';
 import type { Layout } from '../homes.js';
-import type { CollectEvents, CollectOptions, CollectSummary, ImportHook } from '../options.js';
+import { type CollectEvents, type CollectOptions, type CollectSummary, CollectUsageError, type ImportHook } from '../options.js';
 import type { ImportedFrom, ManifestRow } from '../types.js';
 import { openForeign } from './open.js';
 import { badSegment } from './paths.js';
@@ -151,6 +151,9 @@ async function importSource(source: ForeignSource, stage: string, opts: ImportOp
     }
   } catch (err) {
     if (opts.signal?.aborted) throw err;
+    if (staged.size === 0 && left === 0) {
+      throw new CollectUsageError(`${source.label}: expected a ${source.collector} collection, but it cannot be read (${(err as Error).message}); check that the file is whole`);
+    }
     notes.push(`${source.collector}: the collection could not be read to its end (${(err as Error).message}); the files before that point are imported`);
   }
   if (left > 0) notes.push(`${source.collector}: ${left} files outside the homes and the catalogs' system and project paths were not imported`);

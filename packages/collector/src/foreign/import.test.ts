@@ -112,6 +112,16 @@ describe('a Velociraptor folder of a Linux client (accessor file)', () => {
   }, 60_000);
 });
 
+describe('a Velociraptor folder of an older Linux offline collector (no accessor folder)', () => {
+  it('claims the files collect claims at /home paths', async () => {
+    const dir = path.join(T, 'velo-linux-old');
+    velociraptorLinuxFolder(HOME, USER, dir, { old: true });
+    const r = await run(dir, 'velo-linux-old');
+    expect(r.rows.filter((x) => x.scope === 'home').map(key).sort()).toEqual(reference.map(key).sort());
+    expect(r.rows.find((x) => x.rel.endsWith('events.jsonl'))!.imported!.member).toMatch(/^uploads\/home\/seed-copilot\/%2Ecopilot\//);
+  }, 60_000);
+});
+
 describe('a KAPE target folder with its CopyLog', () => {
   let r: Awaited<ReturnType<typeof run>>;
   const TAMPERED = '.copilot/settings.json';

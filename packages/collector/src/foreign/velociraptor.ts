@@ -16,6 +16,11 @@ import type { ForeignFile, ForeignSource, Recorded } from './types.js';
 
 /** Accessors whose uploads are files of a file system; others (data, sparse, vfs...) are not. */
 const FILE_ACCESSORS = new Set(['auto', 'file', 'ntfs', 'lazy_ntfs', 'mft', 'raw_ntfs', 'ntfs_vss']);
+/**
+ * Top folders of a Unix file system: offline collectors before about 0.6.7 stored Unix uploads
+ * as `uploads/<path>`, without the accessor folder (dissect.target's loader notes the change).
+ */
+const UNIX_TOPS = new Set(['home', 'root', 'users', 'etc', 'var', 'tmp', 'opt', 'srv', 'private', 'usr', 'library', 'applications', 'mnt', 'media']);
 /** Files naming the collection beside `uploads/`. */
 export const VELOCIRAPTOR_MARKERS = ['uploads.json', 'client_info.json', 'collection_context.json', 'log.json'];
 
@@ -56,7 +61,8 @@ export async function openVelociraptor(tree: FileTree, prefix: string, label: st
     if (entry.kind !== 'file' || !entry.name.startsWith(`${prefix}uploads/`)) continue;
     const segs = entry.name.slice(prefix.length + 'uploads/'.length).split('/');
     if (entry.name.endsWith('.idx') && idx.has(entry.name.slice(0, -4))) continue;
-    const accessor = segs.shift()!.toLowerCase();
+    const noAccessor = !FILE_ACCESSORS.has(segs[0].toLowerCase()) && UNIX_TOPS.has(segs[0].toLowerCase());
+    const accessor = noAccessor ? 'file' : segs.shift()!.toLowerCase();
     if (!FILE_ACCESSORS.has(accessor)) {
       skip(`accessor "${accessor}" (not a file system)`);
       continue;

@@ -79,11 +79,14 @@ export async function velociraptorZip(home: string, user: string, out: string, o
   await once(ws, 'close');
 }
 
-/** A Velociraptor collection of `home` as `/home/<user>` on Linux (accessor `file`), unpacked into a folder. */
-export function velociraptorLinuxFolder(home: string, user: string, out: string): void {
+/**
+ * A Velociraptor collection of `home` as `/home/<user>` on Linux (accessor `file`), unpacked into
+ * a folder; `old`: as offline collectors before 0.6.7 stored it, with no accessor folder.
+ */
+export function velociraptorLinuxFolder(home: string, user: string, out: string, o: { old?: boolean } = {}): void {
   const uploads: string[] = [];
   for (const it of items(home)) {
-    const comps = ['file', 'home', user, ...it.rel.split('/')];
+    const comps = [...(o.old ? [] : ['file']), 'home', user, ...it.rel.split('/')];
     const dst = path.join(out, 'uploads', ...comps.map(zipEscape));
     mkdirSync(path.dirname(dst), { recursive: true });
     writeFileSync(dst, it.bytes);

@@ -1,19 +1,26 @@
 #!/usr/bin/env node
-// pnpm bench [--size 160m|1g|2g] [--runs N] [--only collect,parse,analyze,dedup,scaling,hostile] [--seed S]
-// Generates (or reuses) three corpora of size/16, size/4 and size under bench/.work/, runs each
-// benchmark against its baseline interleaved, prints a table with the targets met or missed,
-// and writes bench/results.json. Build first (pnpm build): the bench runs the built dist.
+// pnpm bench [--size 160m|1g|2g] [--runs N] [--only collect,parse,analyze,dedup,scaling,rows,fleet,hostile] [--seed S]
+// Generates (or reuses) three corpora of size/16, size/4 and size under bench/.work/ (plus, for
+// `rows`, one log of ten million `{}` lines and, for `fleet`, fifty 20 MiB corpora and one of
+// their total size), runs each benchmark against its baseline interleaved, prints a table with
+// the targets met or missed, and writes bench/results.json. Build first (pnpm build): the bench
+// runs the built dist.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { GENERATOR_VERSION, generate, parseSize } from './generate.mjs';
+import { parseSize } from './generate.mjs';
+import { corpusOf, fleetCorpora, manyRowsCorpus, sizeLabel } from './lib/corpora.mjs';
 import { haveTool } from './lib/commands.mjs';
 import { ROOT } from './lib/packages.mjs';
 import * as Sections from './lib/sections.mjs';
 import { evaluateTargets, printReport } from './lib/report.mjs';
 
-const ALL = ['collect', 'parse', 'analyze', 'dedup', 'scaling', 'hostile'];
+const ALL = ['collect', 'parse', 'analyze', 'dedup', 'scaling', 'rows', 'fleet', 'hostile'];
+/** The row-count extreme: lines of `{}` in one event log. */
+const ROWS = 10_000_000;
+/** The fleet: this many archives of this size, against one archive of their total size. */
+const FLEET = { count: 50, size: 20 * 1024 * 1024 };
 
 function parseArgs(argv) {
   const o = { size: parseSize('160m'), runs: 3, only: ALL, seed: 1 };
@@ -24,7 +31,7 @@ function parseArgs(argv) {
     else if (a === '--only') o.only = v.split(',').map((s) => s.trim());
     else if (a === '--seed') o.seed = Number(v);
     else if (a === '--help' || a === '-h') {
-      console.log('usage: pnpm bench [--size 160m|1g|2g] [--runs 3] [--only collect,parse,analyze,dedup,scaling,hostile] [--seed 1]');
+      console.log(`usage: pnpm bench [--size 160m|1g|2g] [--runs 3] [--only ${ALL.join(',')}] [--seed 1]`);
       process.exit(0);
     } else throw new Error(`unknown option ${a} (try --help)`);
     if (a !== '--help') i += 1;
@@ -32,26 +39,6 @@ function parseArgs(argv) {
   for (const n of o.only) if (!ALL.includes(n)) throw new Error(`--only: unknown benchmark ${n} (one of ${ALL.join(', ')})`);
   if (o.size < parseSize('10m') || o.size > parseSize('2g')) throw new Error('--size: between 10m and 2g');
   return o;
-}
-
-export function sizeLabel(bytes) {
-  const g = bytes / 1024 ** 3;
-  if (g >= 1 && Number.isInteger(g)) return `${g}g`;
-  const m = bytes / 1024 ** 2;
-  return Number.isInteger(m) ? `${m}m` : `${(bytes / 1024).toFixed(0)}k`;
-}
-
-/** A corpus of `size` bytes, generated once per seed and generator version and then reused. */
-function corpusOf(size, seed) {
-  const label = sizeLabel(size);
-  const dir = join(ROOT, 'bench', '.work', 'corpus', `seed${seed}-${label}`);
-  const meta = join(dir, 'corpus.json');
-  let c = existsSync(meta) ? JSON.parse(readFileSync(meta, 'utf8')) : null;
-  if (!c || c.generator !== GENERATOR_VERSION || c.size !== size || c.seed !== seed) {
-    process.stderr.write(`generating ${label} corpus (seed ${seed}) in ${dir}\n`);
-    c = generate({ out: dir, size, seed });
-  }
-  return { ...c, dir, label };
 }
 
 function machine() {
@@ -73,7 +60,7 @@ async function main() {
   }
   if (!haveTool('zip')) console.error('bench: zip is not installed, so collect has no baseline; install it (apt-get install -y zip) and run again');
   const sizes = [o.size / 16, o.size / 4, o.size].map((s) => Math.round(s));
-  const needCorpora = o.only.some((n) => n !== 'dedup' && n !== 'hostile');
+  const needCorpora = o.only.some((n) => ['collect', 'parse', 'analyze', 'scaling'].includes(n));
   const corpora = needCorpora ? (o.only.includes('scaling') ? sizes : [o.size]).map((s) => corpusOf(s, o.seed)) : [];
   const main16 = corpora.at(-1);
   const loadBefore = os.loadavg();
@@ -88,6 +75,8 @@ async function main() {
   await section('parse', () => Sections.parseSection(main16, o.runs));
   await section('analyze', () => Sections.analyzeSection(main16, o.runs));
   await section('dedup', () => Sections.dedupSection(o.runs));
+  await section('rows', () => Sections.rowsSection(manyRowsCorpus(ROWS), o.runs));
+  await section('fleet', () => Sections.fleetSection(fleetCorpora(FLEET.count, FLEET.size), corpusOf(FLEET.count * FLEET.size, o.seed), o.runs));
   await section('hostile', () => Sections.hostileSection(o.runs));
   await section('scaling', () => {
     const known = { collect: {}, parse: {}, bare: {}, analyze: {} };

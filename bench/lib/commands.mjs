@@ -79,22 +79,48 @@ export async function runParse(corpus, mode) {
   return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: o.bytes, rows: o.rows, label: o.label };
 }
 
-/** aitrail analyze of the corpus's collect archive (or, without one, its home directory). */
-export async function runAnalyze(corpus) {
-  const has = cliHas('analyze');
-  if (has !== true) return { unavailable: has };
-  // The archive of this very corpus: made (untimed) when missing or older than the corpus.
+/** The corpus's collect archive, made (untimed) when missing or older than the corpus. */
+export async function archiveFor(corpus) {
   const archive = archiveOf(corpus);
   const stale = !existsSync(archive) || statSync(archive).mtimeMs < statSync(join(corpus.dir, 'corpus.json')).mtimeMs;
-  if (stale && cliHas('collect') === true) await runCollect(corpus);
-  const input = existsSync(archive) && !(stale && cliHas('collect') !== true) ? archive : homeOf(corpus);
-  const out = join(OUT, `analyze-${corpus.label}`);
+  if (stale && cliHas('collect') === true) {
+    const r = await runCollect(corpus);
+    if (r.unavailable) return r;
+  }
+  return existsSync(archive) ? archive : { unavailable: 'no collect archive (aitrail collect is not available)' };
+}
+
+/**
+ * aitrail analyze of `inputs` (archives or home folders) into a fresh folder. `opts.tmp`: a
+ * folder for TMPDIR whose peak size is measured (the runs spilled); `opts.args`: more flags.
+ */
+export async function runAnalyzeInputs(inputs, label, opts = {}) {
+  const has = cliHas('analyze');
+  if (has !== true) return { unavailable: has };
+  const out = join(OUT, `analyze-${label}`);
   rmSync(out, { recursive: true, force: true });
-  const r = await measure('node', [CLI, 'analyze', input, '--out', out]);
-  if (r.code !== 0) return fail(`aitrail analyze ${input === homeOf(corpus) ? '<home dir>' : '<archive>'}`, r);
+  const env = {};
+  if (opts.tmp) {
+    rmSync(opts.tmp, { recursive: true, force: true });
+    mkdirSync(opts.tmp, { recursive: true });
+    env.TMPDIR = opts.tmp;
+  }
+  const r = await measure('node', [CLI, 'analyze', ...inputs, '--out', out, ...(opts.args ?? [])], { env, watchDir: opts.tmp });
+  if (opts.tmp) rmSync(opts.tmp, { recursive: true, force: true });
+  if (r.code !== 0) return fail(`aitrail analyze (${label})`, r);
   const rows = countLines(join(out, 'timeline.jsonl'));
+  const outBytes = ['timeline.csv', 'timeline.jsonl'].reduce((n, f) => n + (existsSync(join(out, f)) ? statSync(join(out, f)).size : 0), 0);
   rmSync(out, { recursive: true, force: true });
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes, rows, input: input === homeOf(corpus) ? 'home directory' : 'collect archive' };
+  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, tmpPeak: r.tmpPeak, rows, outBytes };
+}
+
+/** aitrail analyze of the corpus's collect archive (or, without one, its home directory). */
+export async function runAnalyze(corpus, opts = {}) {
+  const archive = await archiveFor(corpus);
+  const input = typeof archive === 'string' ? archive : homeOf(corpus);
+  const r = await runAnalyzeInputs([input], corpus.label, opts);
+  if (r.unavailable) return r;
+  return { ...r, bytes: corpus.bytes, input: input === homeOf(corpus) ? 'home directory' : 'collect archive' };
 }
 
 function countLines(path) {

@@ -2,7 +2,7 @@
 // node processes report their own maxRSS on exit through a preload; every process of the tree
 // is also polled for VmHWM in /proc (zip, sha256sum, and anything a node child spawns).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,6 +17,21 @@ function vmHwm(pid) {
   } catch {
     return 0;
   }
+}
+
+/** Bytes of every file under `dir` (0 when it is gone). */
+function treeBytes(dir) {
+  let n = 0;
+  try {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) n += treeBytes(p);
+      else if (e.isFile()) n += statSync(p, { throwIfNoEntry: false })?.size ?? 0;
+    }
+  } catch {
+    // Removed while walking: what was counted stands.
+  }
+  return n;
 }
 
 function children(pid) {
@@ -37,7 +52,8 @@ function children(pid) {
  * largest peak resident set of any single process of the tree, in bytes; `cpuMs` the CPU time
  * (user + system) of the node processes of the tree, or, for `opts.shell`, of the shell's
  * children (read from the shell's `times`), a figure that other load on the machine barely moves.
- * With `opts.shell`, `cmd` is a shell script and `args` is ignored.
+ * With `opts.shell`, `cmd` is a shell script and `args` is ignored. With `opts.watchDir`, the
+ * largest total size of the files under it (polled every 250 ms) is `tmpPeak`.
  */
 export function measure(cmd, args, opts = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'aitrail-bench-rss-'));
@@ -65,14 +81,18 @@ export function measure(cmd, args, opts = {}) {
       }
     };
     const timer = setInterval(poll, POLL_MS);
+    let tmpPeak = 0;
+    const watch = opts.watchDir ? setInterval(() => (tmpPeak = Math.max(tmpPeak, treeBytes(opts.watchDir))), 250) : null;
     child.on('error', (e) => {
       clearInterval(timer);
+      if (watch) clearInterval(watch);
       rmSync(dir, { recursive: true, force: true });
       resolve({ ms: 0, rss: 0, code: -1, stdout, stderr: String(e) });
     });
     child.on('close', (code, signal) => {
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       clearInterval(timer);
+      if (watch) clearInterval(watch);
       let reported = 0;
       let cpuMs = 0;
       try {
@@ -87,7 +107,7 @@ export function measure(cmd, args, opts = {}) {
       }
       if (opts.shell) cpuMs = childTimes(stderr);
       rmSync(dir, { recursive: true, force: true });
-      resolve({ ms, cpuMs, rss: Math.max(peak, reported), code: code ?? (signal ? 128 : -1), stdout, stderr });
+      resolve({ ms, cpuMs, rss: Math.max(peak, reported), tmpPeak, code: code ?? (signal ? 128 : -1), stdout, stderr });
     });
   });
 }

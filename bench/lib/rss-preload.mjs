@@ -2,10 +2,12 @@
 // process's peak resident set (bytes; the one figure /proc polling can miss) and its CPU time
 // (ms, all threads) to $BENCH_RSS_FILE, one JSON line per process.
 import { appendFileSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 
 // biome-ignore lint/suspicious/noUndeclaredEnvVars: set by the bench for its children only; no turbo task reads it
 const file = process.env.BENCH_RSS_FILE;
-if (file) {
+// Worker threads load this preload too, but resourceUsage() is the whole process's: report once.
+if (file && isMainThread) {
   process.on('exit', () => {
     try {
       const u = process.resourceUsage();

@@ -73,13 +73,56 @@ export async function parseSection(corpus, runs) {
 }
 
 export async function analyzeSection(corpus, runs) {
-  const r = await interleaved(runs, () => C.runAnalyze(corpus), { parse: () => C.runParse(corpus, 'parser') });
+  const r = await interleaved(runs, () => C.runAnalyze(corpus), { bare: () => C.runParse(corpus, 'bare'), parse: () => C.runParse(corpus, 'parser') });
   if (r.unavailable) return { unavailable: r.unavailable };
-  const res = { analyze: side(r.measured), parse: side(r.baselines.parse), input: r.measured[0].input };
+  const res = { analyze: side(r.measured), bare: side(r.baselines.bare), parse: side(r.baselines.parse), input: r.measured[0].input };
   res.analyze.rowsPerSec = summary(r.measured.map((x) => (x.rows ?? 0) / (x.ms / 1000)));
-  if (Array.isArray(r.baselines.parse)) {
-    res.ratio = pairRatio(r.baselines.parse, r.measured, (b) => b.ms, (a) => a.ms);
-    res.ratioCpu = pairRatio(r.baselines.parse, r.measured, (b) => b.cpuMs, (a) => a.cpuMs);
+  // Throughput ratios over the same corpus: baseline time / analyze time (higher is better).
+  for (const [k, list] of [
+    ['Bare', r.baselines.bare],
+    ['Parse', r.baselines.parse],
+  ]) {
+    if (!Array.isArray(list)) continue;
+    res[`ratio${k}`] = pairRatio(list, r.measured, (b) => b.ms, (a) => a.ms);
+    res[`ratio${k}Cpu`] = pairRatio(list, r.measured, (b) => b.cpuMs, (a) => a.cpuMs);
+  }
+  return res;
+}
+
+/**
+ * The row-count extreme: one event log of `lines` lines of `{}`, each a bad-line row, against
+ * the bare JSON.parse loop over the same file; with the peak of the analysis's temporary files.
+ */
+export async function rowsSection(corpus, runs) {
+  const tmp = `${C.OUT}/tmp-rows`;
+  const r = await interleaved(runs, () => C.runAnalyze(corpus, { tmp }), { bare: () => C.runParse(corpus, 'bare') });
+  if (r.unavailable) return { unavailable: r.unavailable };
+  const res = { analyze: side(r.measured), bare: side(r.baselines.bare), lines: corpus.lines };
+  res.analyze.tmpPeak = summary(r.measured.map((x) => x.tmpPeak));
+  res.analyze.outBytes = r.measured[0].outBytes;
+  if (Array.isArray(r.baselines.bare)) res.ratio = pairRatio(r.baselines.bare, r.measured, (b) => b.ms, (a) => a.ms);
+  return res;
+}
+
+/**
+ * A fleet in one analyze: `fleet` archives (one machine each) against one archive of the same
+ * total size; the ratio is fleet time / one-archive time (lower is better).
+ */
+export async function fleetSection(fleet, one, runs) {
+  const archives = [];
+  for (const c of fleet) {
+    const a = await C.archiveFor(c);
+    if (typeof a !== 'string') return { unavailable: a.unavailable };
+    archives.push(a);
+  }
+  const oneArchive = await C.archiveFor(one);
+  if (typeof oneArchive !== 'string') return { unavailable: oneArchive.unavailable };
+  const r = await interleaved(runs, () => C.runAnalyzeInputs(archives, 'fleet'), { one: () => C.runAnalyzeInputs([oneArchive], one.label) });
+  if (r.unavailable) return { unavailable: r.unavailable };
+  const res = { fleet: side(r.measured), one: side(r.baselines.one), archives: archives.length, bytes: fleet.reduce((n, c) => n + c.bytes, 0), oneBytes: one.bytes };
+  if (Array.isArray(r.baselines.one)) {
+    res.ratio = pairRatio(r.measured, r.baselines.one, (a) => a.ms, (b) => b.ms);
+    res.ratioCpu = pairRatio(r.measured, r.baselines.one, (a) => a.cpuMs, (b) => b.cpuMs);
   }
   return res;
 }

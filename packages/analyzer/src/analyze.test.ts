@@ -230,7 +230,7 @@ describe('robustness', () => {
     makeCollectionDir(b, [{ agent: 'fake-agent', rel: '.fake/sessions/s1.jsonl', content: log(rows.slice(0, 10)) }]);
     const out = fresh();
     const warns: string[] = [];
-    await analyze({ inputs: [a, b], out, plugins: [fakePlugin], runLimits: { maxRows: 7, maxBytes: 1e9 } }, { warn: (m) => warns.push(m) });
+    await analyze({ inputs: [a, b], out, plugins: [fakePlugin], runLimits: { memoryBytes: 1, fanIn: 3, chunkBytes: 512 } }, { warn: (m) => warns.push(m) });
     const timeline = readFileSync(join(out, 'timeline.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(timeline).toHaveLength(510);
     const ts = timeline.map((r) => r.timestamp_utc);

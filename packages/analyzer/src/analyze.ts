@@ -1,19 +1,27 @@
-import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type AgentPlugin, builtInPlugins, type ParseContext, type Parser, type Row } from '@aitrail/parsers';
-import { givenUpStores, type Input, makeArtifact, parseableRows, planUnits, type Unit } from './artifacts.js';
+import { type AgentPlugin, builtInPlugins, type ParseContext, type Parser } from '@aitrail/parsers';
+import { givenUpStores, type Input, parseableRows, type Unit } from './artifacts.js';
 import { type DedupRecord, dedupRows } from './dedup.js';
+import { AnalyzeError } from './errors.js';
 import { FactStore, sessionKey } from './facts.js';
-import { PrefixIndex } from './prefix-keys.js';
-import { checkIntegrity, credentialNotice, type IntegrityResult } from './integrity.js';
+import { assembleIntegrity, type CredentialScanLimits, credentialLimits, credentialNotice, type MemberRead } from './integrity.js';
 import { type CollectionEntry, InventoryBuilder } from './inventory.js';
+import { type JobOutcome, JobEnv, type JobSetup, type UnitOutcome } from './job.js';
 import { writeOutputs, type OutputPaths } from './outputs.js';
-import { DEFAULT_RUN_LIMITS, type RunLimits, RunSpiller, type TimelineRow } from './runs.js';
-import { openDirectorySource, type CollectionSource } from './source.js';
+import { type ParsePlan, planParse, unitIdentity } from './plan.js';
+import { InlinePool, type ParsePool, WorkerPool } from './pool.js';
+import { DEFAULT_RUN_LIMITS, RecordStore, type RunLimits } from './record-store.js';
+import { secondaryKeys } from './secondary-keys.js';
+import { type CollectionSource, type MemberAccess, openDirectorySource } from './source.js';
 import { buildSummary, type SummaryEntry } from './summary.js';
 import { openZipSource } from './zip-source.js';
+
+export { AnalyzeError };
+
+/** `jobs: 'auto'` starts a thread per this many bytes of input: starting one costs about as much as parsing this. */
+const AUTO_BYTES_PER_THREAD = 16 * 1024 * 1024;
 
 /** Options of {@link analyze}. */
 export interface AnalyzeOptions {
@@ -30,7 +38,15 @@ export interface AnalyzeOptions {
   strict?: boolean;
   /** Home-relative catalog roots per agent (for scratch directories); guessed from paths when absent. */
   catalogRoots?: ReadonlyMap<string, string[]>;
+  /** Memory for rows before they are spilled to sorted runs on disk (default 32 MB). */
   runLimits?: RunLimits;
+  /**
+   * Parse on this many worker threads (default 1: on the calling thread); `auto`: one per core,
+   * fewer for a small input (a thread per 16 MB), none under 16 MB. The outputs do not depend on it.
+   */
+  jobs?: number | 'auto';
+  /** Module files of `plugins` (default export: the plugin), so worker threads can load them; without, plugins parse inline. */
+  pluginFiles?: readonly string[];
   /** Parent of the private temp folder (default os.tmpdir(), which honours TMPDIR). */
   tmpRoot?: string;
   /** Abort (Ctrl-C): the run stops, partial outputs and the temp folder are removed. */
@@ -58,13 +74,6 @@ export interface AnalyzeResult {
   warnings: number;
 }
 
-/** A user mistake or a refused input: the CLI prints the message, without a stack trace. */
-export class AnalyzeError extends Error {}
-
-/** Rows per artifact in the global order key (ord = artifact index * this + row index). */
-const ORD_STRIDE = 1e9;
-const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-const TURN_TYPES = new Set<Row['turn_type']>(['system', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result']);
 
 async function openInput(path: string): Promise<CollectionSource> {
   let st: Awaited<ReturnType<typeof stat>>;
@@ -111,17 +120,20 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       for (const p of src.problems) ev.warn?.(`${path}: ${p}`);
     }
 
-    // 2. Integrity: every member once, against the manifest.
-    const integrity: IntegrityResult[] = [];
-    for (const input of inputs) {
-      ev.phase?.(`verifying ${input.src.label}`, input.src.manifest.length);
-      const r = await checkIntegrity(input.src, (d) => {
-        check();
-        ev.tick?.(d);
-      });
+    // 2. Parse every member, hashing it from the same read (plan.ts, job.ts). A unit that used
+    // another member that then failed its check (a sibling, a SQLite sidecar) saw what it should
+    // not have: the parse is done again knowing the failures, as if they had been known first.
+    const limits = credentialLimits();
+    const dedupOn = opts.dedup !== false;
+    let parse = await parseAll(planParse(inputs, parsers, null, dedupOn), inputs, opts, tmp, limits, ev, check, 'run-1');
+    const integrity = inputs.map((input) => {
+      const r = assembleIntegrity(input.src, (n) => parse.reads.get(`${input.index}\0${n}`), limits);
       // A manifest that could not be read whole cannot vouch for every member.
       if (input.src.problems.length > 0) r.ok = false;
-      integrity.push(r);
+      return r;
+    });
+    for (const [i, input] of inputs.entries()) {
+      const r = integrity[i];
       // Each line names its member, so the list --strict points at says which files failed.
       for (const p of [...r.mismatched, ...r.missing, ...r.unreadable]) ev.warn?.(`${input.src.label}: ${p.problem} ${p.archive_path}: ${p.detail}; not parsed`);
       for (const p of r.extra) ev.warn?.(`${input.src.label}: extra: ${p.detail}`);
@@ -133,71 +145,48 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       const bad = integrity.reduce((n, r) => n + r.mismatched.length + r.missing.length + r.extra.length + r.unreadable.length, 0) + inputs.reduce((n, i) => n + i.src.problems.length, 0);
       throw new AnalyzeError(`--strict: expected every member to match the manifest, found ${bad} ${bad === 1 ? 'problem' : 'problems'} (listed above, each with its member); no output was written. Re-collect, or run without --strict to analyze what is intact`);
     }
+    const failedMember = (input: number, name: string) => integrity[input].failed.has(name);
+    const sawFailed = [...parse.outcomes.values()].some((o) => o.observed.some((n) => failedMember(parse.plan.units[o.index].input.index, n)));
+    if (sawFailed) {
+      await parse.store.discard();
+      parse = await parseAll(planParse(inputs, parsers, integrity.map((r) => r.failed), dedupOn), inputs, opts, tmp, limits, ev, check, 'run-2');
+    }
+    const { plan, outcomes, store } = parse;
 
-    // 3. Plan (artifact, parser) units; secondary ones run first so their keys are known.
+    // 3. What the parse told, applied in plan order whatever order the jobs ran in.
     const inv = new InventoryBuilder();
     const roots = (agent: string) => opts.catalogRoots?.get(agent);
-    const offered = inputs.map((input, i) => {
+    for (const [i, input] of inputs.entries()) {
       inv.addManifest(input.host, input.src.manifest, roots);
       inv.addCredentialFindings(input.host, integrity[i].credentials);
-      const { rows, refused } = parseableRows(input.src, integrity[i].failed);
-      for (const { row, reason } of refused) inv.agent(input.host, row.user, row.agent).not_parsed.push({ file: row.archive_path, reason });
+      for (const { row, reason } of parseableRows(input.src, integrity[i].failed).refused) inv.agent(input.host, row.user, row.agent).not_parsed.push({ file: row.archive_path, reason });
       for (const g of givenUpStores(input.src, parsers)) inv.agent(input.host, g.row.user, g.agent).not_parsed.push({ file: g.row.source_path, reason: g.reason });
-      return { input, rows };
-    });
-    const units = planUnits(offered, parsers);
-    // Siblings are looked up among the non-secret members only; a database's own sidecars among all.
-    const indexes = offered.map(({ rows }) => new Map(rows.filter((r) => !r.secret).map((r) => [r.archive_path, r])));
-    const allPaths = offered.map(({ rows }) => new Set(rows.map((r) => r.archive_path)));
+    }
     const facts = new FactStore();
-    const spiller = new RunSpiller(tmp, opts.runLimits ?? DEFAULT_RUN_LIMITS);
     const records: DedupRecord[] = [];
-    const secondaryKeys = new Set<string>();
-    const secondaryShapes = new Set<string>();
-    const prefixes = new PrefixIndex();
-    const dedupOn = opts.dedup !== false;
+    const skipped = new Set<number>();
     const parsedArtifacts = new Set<string>();
-    const ordered = [...units.filter((u) => u.secondary), ...units.filter((u) => !u.secondary)];
-    ev.phase?.('parsing', ordered.length);
-    let done = 0;
-    for (const u of ordered) {
+    for (const u of plan.ordered) {
+      if (failedMember(u.input.index, u.row.archive_path)) {
+        skipped.add(u.index);
+        continue;
+      }
       const key = `${u.input.index}\0${u.agent}\0${u.row.archive_path}`;
       if (!parsedArtifacts.has(key)) {
         parsedArtifacts.add(key);
         inv.agent(u.input.host, u.row.user, u.agent).parsed_artifacts++;
       }
-      check();
-      await runUnit(u, indexes[u.input.index], allPaths[u.input.index], tmp, opts, facts, inv, (row) => {
-        check();
-        const full = spiller.add(row);
-        if (spiller.rows % 50_000 === 0) ev.rows?.(spiller.rows);
-        if (dedupOn) {
-          const rec = (key: string): DedupRecord => ({ ord: row.ord, key, session: row.session_id, time: row.timestamp_utc === '' ? null : Date.parse(row.timestamp_utc), file: `${u.input.index}\0${row.source_file}`, secondary: u.secondary, toleranceSeconds: u.tolerance, ...(u.secondary && row.tag === 'repeat' ? { repeat: true } : {}) });
-          // A cut copy (tag truncated) is keyed by the text before its marker; a primary row that
-          // begins with such a prefix gets that key too (docs/formats.md, the prefix rule).
-          const cutKey = u.secondary && row.tag === 'truncated' ? prefixes.add(row.host, row.user, row.agent, row.turn_type, row.text) : undefined;
-          if (cutKey !== undefined) {
-            records.push(rec(cutKey));
-            return full ? spiller.spill() : undefined;
-          }
-          if (!u.secondary) for (const k of prefixes.match(row.host, row.user, row.agent, row.turn_type, row.text)) records.push(rec(k));
-          // Hash a primary row's key only when a secondary row has the same turn type and length.
-          const shape = `${row.turn_type}\0${row.text.length}`;
-          if (u.secondary || secondaryShapes.has(shape)) {
-            const k = createHash('sha1').update(JSON.stringify([row.host, row.user, row.agent, row.turn_type, row.text])).digest('base64');
-            if (u.secondary) {
-              secondaryKeys.add(k);
-              secondaryShapes.add(shape);
-            }
-            if (u.secondary || secondaryKeys.has(k)) records.push(rec(k));
-          }
-        }
-        return full ? spiller.spill() : undefined;
-      });
-
-      ev.tick?.(++done);
+      const o = outcomes.get(u.index)!;
+      const ctx = unitContext(u, facts, inv, opts) as unknown as Record<string, (...a: unknown[]) => void>;
+      for (const [method, args] of o.calls) ctx[method](...args);
+      const file = `${u.input.index}\0${u.row.archive_path}`;
+      for (const [ord, key, session, time, repeat] of o.records) {
+        const rec: DedupRecord = { ord, key, session, time, file, secondary: u.secondary, toleranceSeconds: u.tolerance };
+        if (repeat) rec.repeat = true;
+        records.push(rec);
+      }
     }
-    await spiller.spill();
+    outcomes.clear();
 
     // 4. Dedup over the secondary rows and the primaries sharing their keys.
     ev.phase?.('deduplicating', records.length);
@@ -219,8 +208,8 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       manifest_problems: input.src.problems,
       integrity: { ok: integrity[i].ok, checked: integrity[i].checked, mismatched: integrity[i].mismatched, missing: integrity[i].missing, extra: integrity[i].extra, unreadable: integrity[i].unreadable },
     }));
-    ev.phase?.('writing', spiller.rows);
-    const written = await writeOutputs({ out, tmp, runs: spiller.runs, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check });
+    ev.phase?.('writing', store.rows);
+    const written = await writeOutputs({ out, store, identities: plan.identities, skipped, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check });
     return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings };
   } finally {
     for (const s of sources) await s.close().catch(() => {});
@@ -228,14 +217,14 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
   }
 }
 
-/** Run one parser over one artifact; a parser that throws becomes a warning and a system row. */
-async function runUnit(u: Unit, index: Map<string, import('@aitrail/collector').ManifestRow>, sidecars: Set<string>, tmp: string, opts: AnalyzeOptions, facts: FactStore, inv: InventoryBuilder, emit: (r: TimelineRow) => Promise<void> | undefined): Promise<void> {
-  const { host } = u.input;
-  const { user, archive_path: file } = u.row;
-  // A file two agents claim is read by each; its rows are the claiming agent's.
-  const agent = u.agent;
+/**
+ * The ParseContext a unit's recorded calls are replayed on (job.ts RECORDED_CALLS): facts go to
+ * the session's scope, warnings to inventory.json under the unit's home and agent.
+ */
+function unitContext(u: Unit, facts: FactStore, inv: InventoryBuilder, opts: AnalyzeOptions): ParseContext {
+  const { host, user, agent, file } = unitIdentity(u);
   const parserName = `${u.parser.agent}/${u.parser.name}`;
-  const ctx: ParseContext = {
+  return {
     options: { includeThinking: !!opts.includeThinking },
     fact: (f) => facts.report(sessionKey(host, user, agent, f.session_id), f),
     warn: (message, line) => inv.warn(host, user, agent, { file, line: line ?? null, parser: parserName, message: String(message) }),
@@ -244,60 +233,74 @@ async function runUnit(u: Unit, index: Map<string, import('@aitrail/collector').
       if (server && typeof server === 'object') inv.mcp(host, user, agent, file, server);
     },
   };
-  let i = 0;
-  const base = u.index * ORD_STRIDE;
-  const enrich = (r: Row): TimelineRow => {
-    let ts = typeof r.timestamp_utc === 'string' ? r.timestamp_utc : '';
-    if (ts !== '' && !TS.test(ts)) {
-      const t = Date.parse(ts);
-      if (Number.isFinite(t)) ts = new Date(t).toISOString();
-      else {
-        ctx.warn(`timestamp ${JSON.stringify(ts)} is not a date; the row is kept undated`, r.source_line ?? undefined);
-        ts = '';
-      }
-    }
-    let turn = r.turn_type;
-    if (!TURN_TYPES.has(turn)) {
-      ctx.warn(`turn_type ${JSON.stringify(turn)} is not one of ${[...TURN_TYPES].join(', ')}; the row is kept as system`, r.source_line ?? undefined);
-      turn = 'system';
-    }
-    const row: TimelineRow = {
-      timestamp_utc: ts,
-      host,
-      user,
-      agent,
-      session_id: str(r.session_id),
-      project_path: str(r.project_path),
-      git_branch: str(r.git_branch),
-      model: str(r.model),
-      turn_type: turn,
-      tool_name: str(r.tool_name),
-      tool_use_id: str(r.tool_use_id),
-      text: str(r.text),
-      source_file: file,
-      source_line: typeof r.source_line === 'number' ? r.source_line : null,
-      ord: base + i++,
-    };
-    if (r.tag) row.tag = r.tag;
-    if (u.secondary) row.sec = true;
-    return row;
-  };
-  try {
-    const artifact = makeArtifact(u.input, u.row, index, tmp, sidecars);
-    for await (const r of u.parser.parse(artifact, ctx)) {
-      const p = emit(enrich(r));
-      if (p) await p;
-    }
-  } catch (e) {
-    if (e instanceof AnalyzeError) throw e; // an interrupt, not the parser's fault
-    // A parser bug, not bad data: say so, keep going.
-    const msg = `parser ${parserName} failed on ${file}: ${(e as Error)?.message ?? String(e)}`;
-    ctx.warn(msg);
-    const p = emit(enrich({ timestamp_utc: '', session_id: '', project_path: '', git_branch: '', model: '', turn_type: 'system', tool_name: '', tool_use_id: '', text: msg, source_line: null, tag: 'parser_error' }));
-    if (p) await p;
-  }
 }
 
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
+/** One parse of every planned job: the rows in `store`, each unit's outcome, each member's read. */
+interface ParseRun {
+  plan: ParsePlan;
+  store: RecordStore;
+  outcomes: Map<number, UnitOutcome>;
+  reads: Map<string, MemberRead>;
+}
+
+async function parseAll(plan: ParsePlan, inputs: Input[], opts: AnalyzeOptions, tmp: string, limits: CredentialScanLimits | null, ev: AnalyzeEvents, check: () => void, name: string): Promise<ParseRun> {
+  const dir = join(tmp, name);
+  await mkdir(dir);
+  // The collected bytes parsed: runs stay as they are up to a few times this, then are deflated.
+  const inputBytes = [...plan.first, ...plan.second].reduce((n, j) => n + (j.row.bytes_read ?? j.row.size ?? 0), 0);
+  const store = new RecordStore(dir, opts.runLimits ?? DEFAULT_RUN_LIMITS, inputBytes);
+  const outcomes = new Map<number, UnitOutcome>();
+  const reads = new Map<string, MemberRead>();
+  const setup: JobSetup = {
+    inputs: plan.indexes.map((rows, i) => ({ index: i, path: opts.inputs[i], rows, sidecars: plan.sidecars[i] })),
+    includeThinking: !!opts.includeThinking,
+    dedup: opts.dedup !== false,
+    tmp,
+    maxFindings: limits?.maxPerFile ?? null,
+    pluginFiles: [...(opts.pluginFiles ?? [])],
+    chunkBytes: opts.runLimits?.chunkBytes,
+  };
+  const total = plan.first.length + plan.second.length;
+  const wanted = opts.jobs === 'auto' ? Math.min(availableParallelism(), Math.ceil(inputBytes / AUTO_BYTES_PER_THREAD)) : (opts.jobs ?? 1);
+  const workers = Math.min(total, Math.max(1, Math.floor(wanted)));
+  // Plugins reach a worker thread by module file only; without their files they parse inline.
+  const inline = workers <= 1 || (opts.plugins ?? []).length > (opts.pluginFiles ?? []).length;
+  // Inline, the inputs already open are read (and closed by analyze, not by the pool).
+  const opened = new Map(inputs.map((i) => [opts.inputs[i.index], i.src]));
+  const access = async (path: string): Promise<MemberAccess> => {
+    const src = opened.get(path)!;
+    return { openMember: (n) => src.openMember(n), materialize: (n, d) => src.materialize(n, d), close: async () => {} };
+  };
+  const pool: ParsePool = inline ? new InlinePool(new JobEnv(setup, [...builtInPlugins, ...(opts.plugins ?? [])].flatMap((p) => p.parsers), access, check)) : await WorkerPool.start(workers, setup, check, opts.signal);
+  ev.phase?.('parsing', total);
+  let done = 0;
+  let nextRows = 50_000;
+  const onChunk = async (chunk: Buffer, n: number) => {
+    await store.add(chunk, n);
+    if (store.rows >= nextRows) {
+      ev.rows?.(store.rows);
+      nextRows = (Math.floor(store.rows / 50_000) + 1) * 50_000;
+    }
+  };
+  const onDone = (o: JobOutcome) => {
+    const job = jobsById.get(o.id)!;
+    if (o.read) reads.set(`${job.input}\0${job.row.archive_path}`, o.read);
+    for (const u of o.units) outcomes.set(u.index, u);
+    ev.tick?.(++done);
+  };
+  const jobsById = new Map([...plan.first, ...plan.second].map((j) => [j.id, j]));
+  try {
+    await pool.run(plan.first, onChunk, onDone);
+    const keys = secondaryKeys(plan, outcomes, reads);
+    if (plan.second.length > 0) {
+      pool.setKeys(keys);
+      await pool.run(plan.second, onChunk, onDone);
+    }
+  } catch (e) {
+    if (pool instanceof WorkerPool) await pool.terminate();
+    throw e;
+  } finally {
+    await pool.close();
+  }
+  return { plan, store, outcomes, reads };
 }

@@ -3,7 +3,7 @@ import { join, posix } from 'node:path';
 import type { ManifestRow } from '@aitrail/collector';
 import type { Artifact, Parser } from '@aitrail/parsers';
 import { checkArchivePath } from './safe-path.js';
-import type { CollectionSource } from './source.js';
+import type { CollectionSource, MemberAccess } from './source.js';
 
 /** One input opened for analysis. */
 export interface Input {
@@ -123,31 +123,42 @@ function safeCall<T>(f: () => T, fallback: T): T {
   }
 }
 
+/** What a parse job wants to know of an artifact's use: its own stream, and other members it touched. */
+export interface ArtifactHooks {
+  /** The artifact's bytes (default: a fresh read of the member). */
+  stream?: () => AsyncIterable<Buffer>;
+  /** Another member the parser used: a sibling it found, a SQLite sidecar materialized with it. */
+  observe?: (archivePath: string) => void;
+  /** Every parseable member, secret ones too: a database's own sidecars are looked up there. */
+  sidecars?: ReadonlySet<string>;
+}
+
 /**
  * The {@link Artifact} a parser sees for one manifest row. `localPath()` copies the member and its
- * `-wal`/`-shm` siblings into a fresh folder inside the private temp root; `sibling()` resolves in
+ * `-wal`/`-shm`/`-journal` siblings into a fresh folder inside the private temp root; `sibling()` resolves in
  * the same archive directory, among parseable members only (never a secret).
  */
-export function makeArtifact(input: Input, row: ManifestRow, index: Map<string, ManifestRow>, tmpRoot: string, sidecars?: Set<string>): Artifact {
+export function makeArtifact(access: MemberAccess, host: string, row: ManifestRow, index: ReadonlyMap<string, ManifestRow>, tmpRoot: string, hooks: ArtifactHooks = {}): Artifact {
   let local: Promise<string> | null = null;
   return {
     rel: row.rel,
     user: row.user,
-    host: input.host,
+    host,
     scope: row.scope,
     size: row.bytes_read ?? row.size ?? 0,
     mtime: row.mtime ?? '',
     projectRoot: row.scope === 'project' ? (row.project_root ?? '') : '',
     sha256: row.sha256 ?? '',
-    stream: () => input.src.openMember(row.archive_path),
+    stream: hooks.stream ?? (() => access.openMember(row.archive_path)),
     localPath() {
       local ??= (async () => {
         const dir = await mkdtemp(join(tmpRoot, 'm-'));
         // A database's own sidecars go with it, even when flagged secret like their database (a
         // mixed store read by an opted-in parser); a rollback journal too, so a copy taken
         // mid-transaction is rolled back as SQLite would.
-        const names = [row.archive_path, ...['-wal', '-shm', '-journal'].map((s) => row.archive_path + s).filter((n) => index.has(n) || sidecars?.has(n))];
-        await input.src.materialize(names, dir);
+        const sidecars = ['-wal', '-shm', '-journal'].map((s) => row.archive_path + s).filter((n) => index.has(n) || hooks.sidecars?.has(n));
+        for (const n of sidecars) hooks.observe?.(n);
+        await access.materialize([row.archive_path, ...sidecars], dir);
         return join(dir, posix.basename(row.archive_path));
       })();
       return local;
@@ -157,7 +168,8 @@ export function makeArtifact(input: Input, row: ManifestRow, index: Map<string, 
       // Stay inside the same home (or project, or system) tree of the same input.
       const top = row.archive_path.split('/').slice(0, 2).join('/') + '/';
       const r = other.startsWith(top) ? index.get(other) : undefined;
-      return r ? makeArtifact(input, r, index, tmpRoot) : undefined;
+      if (r) hooks.observe?.(other);
+      return r ? makeArtifact(access, host, r, index, tmpRoot, { observe: hooks.observe, sidecars: hooks.sidecars }) : undefined;
     },
   };
 }

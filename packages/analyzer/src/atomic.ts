@@ -20,7 +20,7 @@ export class AtomicFile {
   }
 
   /** Write text, waiting when the stream's buffer is full (memory stays bounded). */
-  async write(text: string): Promise<void> {
+  async write(text: string | Uint8Array): Promise<void> {
     if (this.failed) throw this.failed;
     if (!this.out.write(text)) {
       await new Promise<void>((res, rej) => {

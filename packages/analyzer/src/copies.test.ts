@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Parser } from '@aitrail/parsers';
 import { planUnits } from './artifacts.js';
 import { CopyFilter } from './copies.js';
-import type { TimelineRow } from './runs.js';
+import type { TimelineRow } from './row.js';
 
 // Copies of one session in several primary files: the later file's exact copy of a row is dropped.
 

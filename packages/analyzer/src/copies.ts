@@ -1,7 +1,35 @@
-import type { TimelineRow } from './runs.js';
+import type { TimelineRow } from './row.js';
 
 // Rows that say something about one file, not about the session: never copies of each other.
 const PER_FILE_TAGS = new Set(['bad_line', 'unreadable', 'parser_error']);
+
+/** What the copy rule reads of a row besides its content. */
+export interface CopyCandidate {
+  timestamp_utc: string;
+  session_id: string;
+  sec?: boolean;
+  tag?: string;
+  host: string;
+  user: string;
+  agent: string;
+  turn_type: string;
+  source_file: string;
+}
+
+/**
+ * How rows' content (text, tool, tool id, model) is compared: `size` buckets them (rows of equal
+ * content have equal sizes) and `same` decides. The last pass compares the bytes of the rows'
+ * timeline.jsonl lines instead of their text (outputs.ts), with the same result.
+ */
+export interface CopyContent<T> {
+  size(r: T): number;
+  same(a: T, b: T): boolean;
+}
+
+const ROW_CONTENT: CopyContent<TimelineRow> = {
+  size: (r) => r.text.length,
+  same: (o, r) => o.text === r.text && o.tool_use_id === r.tool_use_id && o.tool_name === r.tool_name && o.model === r.model,
+};
 
 /**
  * Copies of one session kept in several files: Gemini CLI's hash-to-slug migration copies every
@@ -16,24 +44,26 @@ const PER_FILE_TAGS = new Set(['bad_line', 'unreadable', 'parser_error']);
  * Rows arrive in timeline order (time, then global order), so the candidates are the rows of the
  * current millisecond: memory holds those, and the first file in archive order keeps its rows.
  */
-export class CopyFilter {
+export class CopyFilter<T extends CopyCandidate = TimelineRow> {
   private ts = '';
-  private readonly seen = new Map<string, TimelineRow[]>();
+  private readonly seen = new Map<string, T[]>();
+
+  constructor(private readonly content: CopyContent<T> = ROW_CONTENT as unknown as CopyContent<T>) {}
 
   /** The earlier row `r` copies, or undefined. Call once per kept row, in timeline order. */
-  copyOf(r: TimelineRow): TimelineRow | undefined {
+  copyOf(r: T): T | undefined {
     if (r.timestamp_utc === '' || r.session_id === '' || r.sec || (r.tag !== undefined && PER_FILE_TAGS.has(r.tag))) return undefined;
     if (r.timestamp_utc !== this.ts) {
       this.ts = r.timestamp_utc;
       this.seen.clear();
     }
-    const k = `${r.host}\0${r.user}\0${r.agent}\0${r.session_id}\0${r.turn_type}\0${r.text.length}`;
+    const k = `${r.host}\0${r.user}\0${r.agent}\0${r.session_id}\0${r.turn_type}\0${this.content.size(r)}`;
     const list = this.seen.get(k);
     if (!list) {
       this.seen.set(k, [r]);
       return undefined;
     }
-    const same = list.find((o) => o.source_file !== r.source_file && o.text === r.text && o.tool_use_id === r.tool_use_id && o.tool_name === r.tool_name && o.model === r.model);
+    const same = list.find((o) => o.source_file !== r.source_file && this.content.same(o, r));
     if (same) return same;
     list.push(r);
     return undefined;

@@ -176,54 +176,91 @@ const WINDOW = 1 << 20;
 const OVERLAP = 4096;
 
 /**
- * Scan a stream of lines (`{line, text}`, as the SDK's line readers yield them) or raw bytes
- * (a file stream), yielding findings as they are met. Byte streams are split here, in bounded
- * windows: a 64 MB line costs about 1 MB of memory.
+ * The byte-stream scanner, pushed to: each chunk of a file in order, then {@link end}. It splits
+ * lines itself, in bounded windows (a 64 MB line costs about 1 MB of memory), so the integrity
+ * pass can feed it the very chunks it hashes and a parser reads.
  */
-export async function* scanCredentialStream(source: AsyncIterable<ScanLine | Buffer | Uint8Array | string>): AsyncGenerator<CredentialFinding> {
-  let lineNo = 1;
-  let pending = '';
+export class CredentialScanner {
+  private lineNo = 1;
+  private pending = '';
   // Characters at the start of `pending` that an earlier window already reported on.
-  let seen = 0;
-  const flush = function* (final: boolean): Generator<CredentialFinding> {
-    const cut = final ? pending.length : pending.length - OVERLAP;
-    for (const h of hits(pending)) {
-      if (h.start >= seen && h.start < cut) yield { line: lineNo, kind: h.kind, preview: `${h.value4}…` };
+  private seen = 0;
+
+  /** Scan the next chunk; returns the findings it completes, in order. */
+  push(chunk: Buffer | Uint8Array | string): CredentialFinding[] {
+    const out: CredentialFinding[] = [];
+    // latin1: one character per byte, so a multi-byte character cut between chunks is harmless;
+    // every pattern is ASCII.
+    const s = typeof chunk === 'string' ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
+    let at = 0;
+    const line = (nl: number) => {
+      this.append(s.slice(at, nl), out);
+      this.flush(true, out);
+      this.lineNo += 1;
+      at = nl + 1;
+    };
+    const first = s.indexOf('\n');
+    if (first >= 0) line(first);
+    // The whole lines after it: one test for a literal over all of them, and line by line only
+    // when one holds a literal (most chunks hold none).
+    const last = s.lastIndexOf('\n');
+    if (last > first) {
+      if (QUICK.test(s.slice(at, last))) {
+        for (let nl = s.indexOf('\n', at); nl >= 0 && nl <= last; nl = s.indexOf('\n', at)) line(nl);
+      } else {
+        for (let nl = s.indexOf('\n', at); nl >= 0 && nl <= last; nl = s.indexOf('\n', nl + 1)) this.lineNo += 1;
+        at = last + 1;
+      }
+    }
+    this.append(s.slice(at), out);
+    return out;
+  }
+
+  /** The findings of the last line. */
+  end(): CredentialFinding[] {
+    const out: CredentialFinding[] = [];
+    if (this.pending.length > 0) this.flush(true, out);
+    return out;
+  }
+
+  private flush(final: boolean, out: CredentialFinding[]): void {
+    const cut = final ? this.pending.length : this.pending.length - OVERLAP;
+    for (const h of hits(this.pending)) {
+      if (h.start >= this.seen && h.start < cut) out.push({ line: this.lineNo, kind: h.kind, preview: `${h.value4}…` });
     }
     if (final) {
-      pending = '';
-      seen = 0;
+      this.pending = '';
+      this.seen = 0;
     } else {
       const keep = Math.max(0, cut - 64);
-      pending = pending.slice(keep);
-      seen = cut - keep;
+      this.pending = this.pending.slice(keep);
+      this.seen = cut - keep;
     }
-  };
+  }
+
   // Append in slices so no single scan ever covers more than WINDOW + OVERLAP characters.
-  const append = function* (piece: string): Generator<CredentialFinding> {
+  private append(piece: string, out: CredentialFinding[]): void {
     for (let i = 0; i < piece.length; i += WINDOW / 2) {
-      pending += piece.slice(i, i + WINDOW / 2);
-      if (pending.length > WINDOW) yield* flush(false);
+      this.pending += piece.slice(i, i + WINDOW / 2);
+      if (this.pending.length > WINDOW) this.flush(false, out);
     }
-  };
+  }
+}
+
+/**
+ * Scan a stream of lines (`{line, text}`, as the SDK's line readers yield them) or raw bytes
+ * (a file stream, through {@link CredentialScanner}), yielding findings as they are met.
+ */
+export async function* scanCredentialStream(source: AsyncIterable<ScanLine | Buffer | Uint8Array | string>): AsyncGenerator<CredentialFinding> {
+  const bytes = new CredentialScanner();
   for await (const item of source) {
     if (typeof item === 'object' && item !== null && 'text' in item && typeof item.text === 'string') {
       for (const f of findCredentials(item.text, item.line)) yield f;
       continue;
     }
-    // latin1: one character per byte, so a multi-byte character cut between chunks is harmless;
-    // every pattern is ASCII.
-    const s = typeof item === 'string' ? item : Buffer.from(item as Uint8Array).toString('latin1');
-    let at = 0;
-    for (let nl = s.indexOf('\n', at); nl >= 0; nl = s.indexOf('\n', at)) {
-      yield* append(s.slice(at, nl));
-      yield* flush(true);
-      lineNo += 1;
-      at = nl + 1;
-    }
-    yield* append(s.slice(at));
+    yield* bytes.push(item as Buffer | Uint8Array | string);
   }
-  if (pending.length > 0) yield* flush(true);
+  yield* bytes.end();
 }
 
 /** Scan a whole source and collect its findings, keeping at most `maxFindings`. */

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ManifestRow } from '@aitrail/collector';
-import { type CredentialKind, credentialScanEligible, scanCredentialStream } from './credential-scan.js';
+import { type CredentialKind, CredentialScanner, credentialScanEligible } from './credential-scan.js';
 import { checkArchivePath } from './safe-path.js';
-import type { CollectionSource } from './source.js';
+import type { CollectionSource, MemberInfo } from './source.js';
 
 /** One member that failed the check against the manifest. */
 export interface IntegrityProblem {
@@ -78,88 +78,155 @@ function expectedSize(row: ManifestRow): number | null {
   return row.bytes_read ?? row.size ?? null;
 }
 
+/** What one read of a member found: size and SHA-256, and what the credential scan saw. */
+export interface MemberRead {
+  bytes: number;
+  sha256: string;
+  /** Findings in file order, at most the per-file cap; `line` null in a binary member. */
+  findings: MemberFinding[];
+  /** Findings seen, kept or not. */
+  seen: number;
+  /** The read failed part way: the error's name and message. */
+  error?: { name: string; message: string };
+}
+
 /**
- * Stream every member the manifest says was archived once, hashing it, and compare SHA-256 and
- * size with the manifest; members present but not in the manifest are `extra`.
+ * Takes a member's chunks in order and computes what the integrity pass needs of them: SHA-256,
+ * size, the binary sniff and the credential scan. Whoever reads the member feeds it, so a member
+ * parsed from one read is hashed from that same read.
  */
-export async function checkIntegrity(src: CollectionSource, onMember?: (done: number, total: number) => void, opts: IntegrityOptions = {}): Promise<IntegrityResult> {
+export class MemberDigest {
+  private readonly h = createHash('sha256');
+  private bytes = 0;
+  private binary = false;
+  private readonly scanner: CredentialScanner | null;
+  private readonly found: MemberFinding[] = [];
+  private seen = 0;
+  private error: MemberRead['error'];
+
+  /** `maxFindings`: findings kept (the per-file cap), or null for no credential scan. */
+  constructor(private readonly maxFindings: number | null) {
+    this.scanner = maxFindings === null ? null : new CredentialScanner();
+  }
+
+  /** The next chunk of the member. */
+  take(c: Buffer): void {
+    if (this.bytes < BINARY_SNIFF && c.subarray(0, BINARY_SNIFF - this.bytes).includes(0)) this.binary = true;
+    this.h.update(c);
+    this.bytes += c.length;
+    if (this.scanner) this.keep(this.scanner.push(c));
+  }
+
+  /** The read failed: the member is unreadable, whatever was hashed so far. */
+  fail(e: unknown): void {
+    this.error ??= { name: (e as Error)?.name ?? 'Error', message: (e as Error)?.message ?? String(e) };
+  }
+
+  /** Done: the digest of what was taken. */
+  finish(): MemberRead {
+    if (this.scanner && !this.error) this.keep(this.scanner.end());
+    if (this.binary) for (const f of this.found) f.line = null;
+    return { bytes: this.bytes, sha256: this.h.digest('hex'), findings: this.found, seen: this.seen, ...(this.error ? { error: this.error } : {}) };
+  }
+
+  private keep(fs: { line: number; kind: CredentialKind; preview: string }[]): void {
+    for (const f of fs) {
+      this.seen++;
+      if (this.found.length < this.maxFindings!) this.found.push({ line: f.line, kind: f.kind, preview: f.preview });
+    }
+  }
+}
+
+/** Read a whole member into a {@link MemberDigest}. */
+export async function readMember(chunks: AsyncIterable<Buffer>, maxFindings: number | null): Promise<MemberRead> {
+  const d = new MemberDigest(maxFindings);
+  try {
+    for await (const c of chunks) d.take(c);
+  } catch (e) {
+    d.fail(e);
+  }
+  return d.finish();
+}
+
+/** The manifest rows the integrity pass checks: archived and collected. */
+export function checkedRows(src: CollectionSource): ManifestRow[] {
+  return src.manifest.filter((r) => r.archive_path !== '' && r.status === 'collected');
+}
+
+/**
+ * What can be said of a member before reading it: an unsafe name, missing, unreadable (a link in
+ * a folder, an overlapping zip entry), or a size other than the manifest's. A member larger than
+ * the manifest says is never inflated: that is how a zip bomb would look. null: read it.
+ */
+export function precheck(row: ManifestRow, present: ReadonlyMap<string, MemberInfo>): IntegrityProblem | null {
+  const name = row.archive_path;
+  try {
+    checkArchivePath(name);
+  } catch (e) {
+    return { archive_path: name, problem: 'unsafe_path', detail: (e as Error).message };
+  }
+  const m = present.get(name);
+  if (!m) return { archive_path: name, problem: 'missing', detail: `the manifest lists ${name} (${expectedSize(row)} bytes) but the collection does not hold it` };
+  if (m.problem) return { archive_path: name, problem: 'unreadable', detail: m.problem };
+  const want = expectedSize(row);
+  if (want !== null && m.size !== want) return { archive_path: name, problem: 'mismatch', detail: `expected ${want} bytes, found ${m.size}` };
+  return null;
+}
+
+/** Whether a member read whole differs from what the manifest recorded (size or SHA-256). */
+export function readMismatches(row: ManifestRow, r: MemberRead): boolean {
+  const want = expectedSize(row);
+  return (want !== null && r.bytes !== want) || (!!row.sha256 && r.sha256 !== row.sha256.toLowerCase());
+}
+
+/** Whether a member failed the check, from its read: unreadable or not what the manifest says. */
+export function readFails(row: ManifestRow, r: MemberRead): boolean {
+  return r.error !== undefined || readMismatches(row, r);
+}
+
+/** The credential caps in force, or null when the scan is off. */
+export function credentialLimits(opts: IntegrityOptions = {}): CredentialScanLimits | null {
+  return opts.credentials === false ? null : { ...DEFAULT_CREDENTIAL_LIMITS, ...opts.credentials };
+}
+
+/**
+ * The integrity result of one input from the members' reads, in manifest order: `reads` gives
+ * the read of every member {@link precheck} passed (and the caller read).
+ */
+export function assembleIntegrity(src: CollectionSource, reads: (archivePath: string) => MemberRead | undefined, limits: CredentialScanLimits | null): IntegrityResult {
   const present = new Map(src.members().map((m) => [m.name, m]));
   const named = new Set<string>();
   const credentials: CredentialScanSummary = { scanned: [], total: 0, kept: 0 };
   const res: IntegrityResult = { ok: true, checked: 0, mismatched: [], missing: [], extra: [], unreadable: [], failed: new Set(), credentials };
-  const limits = opts.credentials === false ? null : { ...DEFAULT_CREDENTIAL_LIMITS, ...opts.credentials };
-  const rows = src.manifest.filter((r) => r.archive_path !== '' && r.status === 'collected');
-  let done = 0;
-  for (const row of rows) {
+  for (const row of checkedRows(src)) {
     const name = row.archive_path;
     named.add(name);
-    onMember?.(++done, rows.length);
-    try {
-      checkArchivePath(name);
-    } catch (e) {
-      res.unreadable.push({ archive_path: name, problem: 'unsafe_path', detail: (e as Error).message });
+    const pre = precheck(row, present);
+    if (pre) {
+      (pre.problem === 'missing' ? res.missing : pre.problem === 'mismatch' ? res.mismatched : res.unreadable).push(pre);
       res.failed.add(name);
       continue;
     }
-    const m = present.get(name);
-    if (!m) {
-      res.missing.push({ archive_path: name, problem: 'missing', detail: `the manifest lists ${name} (${expectedSize(row)} bytes) but the collection does not hold it` });
-      res.failed.add(name);
-      continue;
-    }
-    if (m.problem) {
-      res.unreadable.push({ archive_path: name, problem: 'unreadable', detail: m.problem });
-      res.failed.add(name);
-      continue;
-    }
-    const want = expectedSize(row);
-    // A member larger than the manifest says is never inflated: that is how a zip bomb would look.
-    if (want !== null && m.size !== want) {
-      res.mismatched.push({ archive_path: name, problem: 'mismatch', detail: `expected ${want} bytes, found ${m.size}` });
-      res.failed.add(name);
-      continue;
-    }
-    const h = createHash('sha256');
-    let bytes = 0;
-    let binary = false;
-    // The scanner pulls the very chunks being hashed: one read of the member serves both.
-    const chunks = async function* (): AsyncGenerator<Buffer> {
-      for await (const c of src.openMember(name)) {
-        if (bytes < BINARY_SNIFF && c.subarray(0, BINARY_SNIFF - bytes).includes(0)) binary = true;
-        h.update(c);
-        bytes += c.length;
-        yield c;
-      }
-    };
-    const found: MemberFinding[] = [];
-    let seen = 0;
-    try {
-      if (limits && credentialScanEligible(row)) {
-        const room = Math.max(0, Math.min(limits.maxPerFile, limits.maxTotal - credentials.kept));
-        for await (const f of scanCredentialStream(chunks())) {
-          seen++;
-          if (found.length < room) found.push({ line: f.line, kind: f.kind, preview: f.preview });
-        }
-      } else {
-        for await (const _ of chunks());
-      }
-    } catch (e) {
-      res.unreadable.push({ archive_path: name, problem: (e as Error).name === 'UnsafePathError' ? 'unsafe_path' : 'unreadable', detail: (e as Error).message });
+    const r = reads(name);
+    if (!r) throw new Error(`internal: ${name} passed the precheck but was not read`);
+    if (r.error) {
+      res.unreadable.push({ archive_path: name, problem: r.error.name === 'UnsafePathError' ? 'unsafe_path' : 'unreadable', detail: r.error.message });
       res.failed.add(name);
       continue;
     }
     res.checked++;
-    const sha = h.digest('hex');
-    if ((want !== null && bytes !== want) || (row.sha256 && sha !== row.sha256.toLowerCase())) {
-      res.mismatched.push({ archive_path: name, problem: 'mismatch', detail: `expected ${want} bytes sha256 ${row.sha256 || '-'}, found ${bytes} bytes sha256 ${sha}` });
+    if (readMismatches(row, r)) {
+      const want = expectedSize(row);
+      res.mismatched.push({ archive_path: name, problem: 'mismatch', detail: `expected ${want} bytes sha256 ${row.sha256 || '-'}, found ${r.bytes} bytes sha256 ${r.sha256}` });
       res.failed.add(name);
       continue;
     }
     // Findings count only for a member that is what the collector read: a failed one is not parsed either.
     if (limits && credentialScanEligible(row)) {
-      if (binary) for (const f of found) f.line = null;
-      credentials.scanned.push({ row, findings: found, total: seen });
-      credentials.total += seen;
+      const room = Math.max(0, Math.min(limits.maxPerFile, limits.maxTotal - credentials.kept));
+      const found = r.findings.slice(0, room);
+      credentials.scanned.push({ row, findings: found, total: r.seen });
+      credentials.total += r.seen;
       credentials.kept += found.length;
     }
   }
@@ -168,6 +235,25 @@ export async function checkIntegrity(src: CollectionSource, onMember?: (done: nu
   }
   res.ok = res.mismatched.length + res.missing.length + res.extra.length + res.unreadable.length === 0;
   return res;
+}
+
+/**
+ * Stream every member the manifest says was archived once, hashing it, and compare SHA-256 and
+ * size with the manifest; members present but not in the manifest are `extra`. (`analyze` reads
+ * members in its parse jobs instead, through {@link MemberDigest}, and assembles the same result.)
+ */
+export async function checkIntegrity(src: CollectionSource, onMember?: (done: number, total: number) => void, opts: IntegrityOptions = {}): Promise<IntegrityResult> {
+  const present = new Map(src.members().map((m) => [m.name, m]));
+  const limits = credentialLimits(opts);
+  const rows = checkedRows(src);
+  const reads = new Map<string, MemberRead>();
+  let done = 0;
+  for (const row of rows) {
+    onMember?.(++done, rows.length);
+    if (precheck(row, present)) continue;
+    reads.set(row.archive_path, await readMember(src.openMember(row.archive_path), limits && credentialScanEligible(row) ? limits.maxPerFile : null));
+  }
+  return assembleIntegrity(src, (n) => reads.get(n), limits);
 }
 
 /** One stderr line about an input's credential findings: counts and kinds, never a value or a preview. */

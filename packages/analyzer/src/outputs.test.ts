@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonLine, outputRow } from './outputs.js';
-import type { TimelineRow } from './runs.js';
+import type { TimelineRow } from './row.js';
 
 const base: TimelineRow = { timestamp_utc: '', host: 'h', user: 'u', agent: 'a', session_id: '', project_path: '', git_branch: '', model: '', turn_type: 'user', tool_name: '', tool_use_id: '', text: '', source_file: 'homes/u/f', source_line: null, ord: 7 };
 

@@ -1,15 +1,19 @@
 import { join } from 'node:path';
 import { ANALYZER_VERSION } from './version.js';
 import { AtomicFile, writeFileAtomic } from './atomic.js';
-import { CSV_BOM, csvLine, TIMELINE_COLUMNS } from './csv.js';
+import { CSV_BOM, csvField, csvLine, TIMELINE_COLUMNS } from './csv.js';
 import type { DedupDrop } from './dedup.js';
+import { type CopyCandidate, type CopyContent, CopyFilter } from './copies.js';
 import { type FactStore, fillFromFacts, sessionKey } from './facts.js';
-import { CopyFilter } from './copies.js';
 import { type CollectionEntry, credentialTotals, type InventoryBuilder } from './inventory.js';
-import { mergeRuns, type TimelineRow } from './runs.js';
+import { ORD_STRIDE } from './job.js';
+import type { UnitIdentity } from './plan.js';
+import { newRecordView, readRecord } from './record.js';
+import { ByteWriter } from './byte-writer.js';
+import type { RecordStore } from './record-store.js';
+import type { TimelineRow } from './row.js';
 import { SessionAccumulator, type SessionRecord } from './sessions.js';
 import type { KeptCounts } from './summary.js';
-import { WriteBehind } from './write-behind.js';
 
 /** Where the outputs were written. */
 export interface OutputPaths {
@@ -37,14 +41,15 @@ export function jsonLine(r: TimelineRow): string {
   return s + KEYS[TIMELINE_COLUMNS.length] + JSON.stringify(r.tag ?? '') + '}\n';
 }
 
-/** Characters buffered per timeline file before a write. */
-const FLUSH = 1 << 20;
-
 /** Inputs of {@link writeOutputs}. */
 export interface WriteInput {
   out: string;
-  tmp: string;
-  runs: string[];
+  /** Every row, as records (record.ts). */
+  store: RecordStore;
+  /** Who each unit's rows belong to, by unit index (ord / ORD_STRIDE). */
+  identities: UnitIdentity[];
+  /** Units whose member failed the integrity check: their rows are not written. */
+  skipped: ReadonlySet<number>;
   drops: Map<number, DedupDrop>;
   facts: FactStore;
   inv: InventoryBuilder;
@@ -52,14 +57,17 @@ export interface WriteInput {
   syncAgents: Set<string>;
   options: Record<string, unknown>;
   onRow?: (n: number) => void;
-  /** Throws to stop (an interrupt); called on every row. */
+  /** Throws to stop (an interrupt); called every few thousand rows. */
   check?: () => void;
 }
 
+const J = JSON.stringify;
+
 /**
- * The last pass: merge the sorted runs, drop duplicates, fill project and branch from facts,
- * write timeline.csv and timeline.jsonl as the rows go by, and accumulate sessions, inventory
- * and duplicates. Every file goes to a temporary name and is renamed when complete.
+ * The last pass: merge the sorted rows, drop duplicates, fill project and branch from facts,
+ * copy each row's two lines (built where it was parsed) to timeline.csv and timeline.jsonl, and
+ * accumulate sessions, inventory and duplicates. Every file goes to a temporary name and is
+ * renamed when complete.
  */
 export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths; sessions: SessionRecord[]; kept: KeptCounts; rows: number; duplicates: number; warnings: number }> {
   const files: OutputPaths = {
@@ -71,8 +79,8 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   };
   const csv = new AtomicFile(files.timelineCsv);
   const jsonl = new AtomicFile(files.timelineJsonl);
-  const csvOut = new WriteBehind(csv);
-  const jsonOut = new WriteBehind(jsonl);
+  const csvOut = new ByteWriter((b) => csv.write(b));
+  const jsonOut = new ByteWriter((b) => jsonl.write(b));
   const sessions = new SessionAccumulator();
   const kept: KeptCounts = new Map();
   // Rows a duplicates.jsonl line needs: the dropped rows and the rows they matched.
@@ -81,57 +89,76 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     wanted.add(d.kept);
     wanted.add(d.paired);
   }
-  const held = new Map<number, Record<string, string | number | null>>();
+  /** timeline.jsonl lines (without the newline) of the rows duplicates.jsonl shows. */
+  const held = new Map<number, string>();
   const droppedOrder: number[] = [];
-  const copies = w.options.dedup ? new CopyFilter() : undefined;
+  const copies = w.options.dedup ? new CopyFilter<CopyRow>(COPY_CONTENT) : undefined;
+  const v = newRecordView();
   let rows = 0;
+  let seen = 0;
+  const skipping = w.skipped.size > 0;
   try {
     await csv.write(CSV_BOM + csvLine(TIMELINE_COLUMNS));
-    let csvBuf = '';
-    let jsonBuf = '';
-    for await (const batch of mergeRuns(w.runs, w.tmp)) {
-      w.check?.();
-      for (const r of batch) {
-        const scope = sessionKey(r.host, r.user, r.agent, r.session_id);
-        fillFromFacts(r, w.facts, scope);
-        let dropped = w.drops.has(r.ord);
-        const original = dropped ? undefined : copies?.copyOf(r);
+    // Per unit (one artifact and parser): who its rows belong to, looked up once.
+    const byUnit: { id: UnitIdentity; skip: boolean; acc: ReturnType<InventoryBuilder['agent']> | null; kept: KeptEntry | null }[] = [];
+    let lastSid = '';
+    let lastScopeUnit = -1;
+    let scope = '';
+    await w.store.merge((b, off) => {
+      if ((++seen & 4095) === 0) {
+        w.check?.();
+        w.onRow?.(rows);
+      }
+      readRecord(b, off, v);
+      const unit = Math.floor(v.ord / ORD_STRIDE);
+      let u = byUnit[unit];
+      if (!u) {
+        u = { id: w.identities[unit], skip: skipping && w.skipped.has(unit), acc: null, kept: null };
+        byUnit[unit] = u;
+      }
+      if (u.skip) return undefined;
+      const id = u.id;
+      const r: TimelineRow = { timestamp_utc: v.timestamp_utc, host: id.host, user: id.user, agent: id.agent, session_id: v.session_id, project_path: v.project_path, git_branch: v.git_branch, model: v.model, turn_type: v.turn_type as TimelineRow['turn_type'], tool_name: v.tool_name, tool_use_id: '', text: v.text, source_file: id.file, source_line: null, ord: v.ord };
+      if (v.tag !== '') r.tag = v.tag;
+      if (v.sec) r.sec = true;
+      if (unit !== lastScopeUnit || r.session_id !== lastSid) {
+        lastScopeUnit = unit;
+        lastSid = r.session_id;
+        scope = sessionKey(r.host, r.user, r.agent, r.session_id);
+      }
+      fillFromFacts(r, w.facts, scope);
+      const same = r.project_path === v.project_path && r.git_branch === v.git_branch;
+      let dropped = w.drops.has(r.ord);
+      if (!dropped && copies) {
+        // Copies of one session in several files (copies.ts), told apart by their lines' bytes.
+        const c: CopyRow = { timestamp_utc: r.timestamp_utc, session_id: r.session_id, sec: r.sec, tag: r.tag, host: r.host, user: r.user, agent: r.agent, turn_type: r.turn_type, source_file: r.source_file, ord: r.ord, buf: b, json: [...v.json], contentEnd: v.contentEnd, project: same ? null : r.project_path, branch: r.git_branch };
+        const original = copies.copyOf(c);
         if (original) {
           dropped = true;
           w.drops.set(r.ord, { kept: original.ord, paired: original.ord });
-          held.set(original.ord, outputRow(original));
-        }
-        sessions.add(r, !dropped);
-        if (dropped || wanted.has(r.ord)) held.set(r.ord, outputRow(r));
-        if (dropped) {
-          droppedOrder.push(r.ord);
-          continue;
-        }
-        rows++;
-        const a = w.inv.agent(r.host, r.user, r.agent);
-        a.rows++;
-        // Session rows give their project through the session record (a scratch session's cwd is
-        // not a project); rows of no session (standing grants) name projects directly.
-        if (r.session_id === '' && r.project_path) w.inv.project(r.host, r.user, r.agent, r.project_path, r.tag === 'scratch_directory');
-        countKept(kept, r);
-        // Each buffer is handed to its file (encoded off the heap) as soon as it is full, before
-        // the other line is built: a 64 MB row is then never in the heap three times at once.
-        // The writes go on behind (one in flight per file) while the next rows are built.
-        csvBuf += csvLine(TIMELINE_COLUMNS.map((c) => r[c] as string | number | null));
-        if (csvBuf.length > FLUSH) {
-          await csvOut.write(csvBuf);
-          csvBuf = '';
-        }
-        jsonBuf += jsonLine(r);
-        if (jsonBuf.length > FLUSH) {
-          await jsonOut.write(jsonBuf);
-          jsonBuf = '';
-          w.onRow?.(rows);
+          held.set(original.ord, heldLine(original.buf, original.json, original.project, original.branch));
         }
       }
-    }
-    await csvOut.write(csvBuf);
-    await jsonOut.write(jsonBuf);
+      sessions.add(r, !dropped);
+      if (dropped || wanted.has(r.ord)) held.set(r.ord, heldLine(b, v.json, same ? null : r.project_path, r.git_branch));
+      if (dropped) {
+        droppedOrder.push(r.ord);
+        return undefined;
+      }
+      rows++;
+      u.acc ??= w.inv.agent(r.host, r.user, r.agent);
+      u.acc.rows++;
+      // Session rows give their project through the session record (a scratch session's cwd is
+      // not a project); rows of no session (standing grants) name projects directly.
+      if (r.session_id === '' && r.project_path) w.inv.project(r.host, r.user, r.agent, r.project_path, r.tag === 'scratch_directory');
+      u.kept ??= keptEntry(kept, r);
+      countKept(u.kept, r);
+      if (same) return both(csvOut.put(b, v.csv[0], v.csv[5]), jsonOut.put(b, v.json[0], v.json[5]));
+      return both(
+        seq(csvOut, b, v.csv, csvField(r.project_path), csvField(r.git_branch)),
+        seq(jsonOut, b, v.json, J(r.project_path), J(r.git_branch)),
+      );
+    });
     await csvOut.flush();
     await jsonOut.flush();
     await csv.commit();
@@ -147,7 +174,8 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   try {
     for (const ord of droppedOrder) {
       const d = w.drops.get(ord)!;
-      await dup.write(JSON.stringify({ dropped: held.get(ord), kept: held.get(d.kept) ?? null, paired_with: held.get(d.paired) ?? null }) + '\n');
+      // The same text as JSON.stringify of the three row objects: each is its timeline.jsonl line.
+      await dup.write(`{"dropped":${held.get(ord)},"kept":${held.get(d.kept) ?? 'null'},"paired_with":${held.get(d.paired) ?? 'null'}}\n`);
     }
     await dup.commit();
   } catch (e) {
@@ -199,13 +227,65 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   return { files, sessions: recs, kept, rows, duplicates: droppedOrder.length, warnings };
 }
 
-function countKept(kept: KeptCounts, r: TimelineRow): void {
+/** A row as the copy rule sees it in the last pass: its line's bytes stand for its content. */
+interface CopyRow extends CopyCandidate {
+  ord: number;
+  buf: Buffer;
+  json: number[];
+  contentEnd: number;
+  /** The filled project_path (with `branch`, the filled git_branch), or null when the line is as built. */
+  project: string | null;
+  branch: string;
+}
+
+/** Model, turn type, tool, tool use id and text compared as the bytes of their JSON. */
+const COPY_CONTENT: CopyContent<CopyRow> = {
+  size: (r) => r.contentEnd - r.json[4],
+  same: (a, b) => a.buf.compare(b.buf, b.json[4], b.contentEnd, a.json[4], a.contentEnd) === 0,
+};
+
+/** A row's timeline.jsonl line without its newline, its project and branch filled when `project` is not null. */
+function heldLine(b: Buffer, json: readonly number[], project: string | null, branch: string): string {
+  if (project === null) return b.toString('utf8', json[0], json[5] - 1);
+  return b.toString('utf8', json[0], json[1]) + J(project) + b.toString('utf8', json[2], json[3]) + J(branch) + b.toString('utf8', json[4], json[5] - 1);
+}
+
+/** A line with its project_path and git_branch values replaced; the pieces go in order, each after the last. */
+function seq(out: ByteWriter, b: Buffer, at: readonly number[], project: string, branch: string): Promise<void> | undefined {
+  const pv = Buffer.from(project, 'utf8');
+  const gv = Buffer.from(branch, 'utf8');
+  const pieces: [Buffer, number, number][] = [
+    [b, at[0], at[1]],
+    [pv, 0, pv.length],
+    [b, at[2], at[3]],
+    [gv, 0, gv.length],
+    [b, at[4], at[5]],
+  ];
+  for (let i = 0; i < pieces.length; i++) {
+    const p = out.put(...pieces[i]);
+    if (p) return pieces.slice(i + 1).reduce((chain, piece) => chain.then(() => out.put(...piece)), p);
+  }
+  return undefined;
+}
+
+function both(a: Promise<void> | undefined, b: Promise<void> | undefined): Promise<void> | undefined {
+  return a && b ? Promise.all([a, b]).then(() => {}) : (a ?? b);
+}
+
+type KeptEntry = KeptCounts extends Map<string, infer E> ? E : never;
+
+/** The kept-row counts of a row's host, user and agent, created on first use. */
+function keptEntry(kept: KeptCounts, r: TimelineRow): KeptEntry {
   const k = `${r.host}\0${r.user}\0${r.agent}`;
   let c = kept.get(k);
   if (!c) {
-      c = { host: r.host, user: r.user, agent: r.agent, prompts: 0, tool_calls: 0, permission_decisions: 0, rows: 0, models: new Set(), first: '', last: '' };
-      kept.set(k, c);
-    }
+    c = { host: r.host, user: r.user, agent: r.agent, prompts: 0, tool_calls: 0, permission_decisions: 0, rows: 0, models: new Set(), first: '', last: '' };
+    kept.set(k, c);
+  }
+  return c;
+}
+
+function countKept(c: KeptEntry, r: TimelineRow): void {
   c.rows++;
   if (r.turn_type === 'user') c.prompts++;
   if (r.turn_type === 'tool_use') c.tool_calls++;

@@ -29,27 +29,55 @@ export function prefixKey(host: string, user: string, agent: string, turn: strin
   return createHash('sha1').update(JSON.stringify([host, user, agent, turn, prefix, 'prefix'])).digest('base64');
 }
 
+/** A {@link PrefixIndex} as plain data, to reach parse worker threads: lengths per turn type in the order first seen, and the keys. */
+export interface PrefixState {
+  lengths: [string, number[]][];
+  keys: string[];
+}
+
 /** The prefix lengths seen per turn type, and the keys, while secondary units run. */
 export class PrefixIndex {
   private readonly lengths = new Map<string, Set<number>>();
   private readonly keys = new Set<string>();
 
+  /** An index holding a state {@link PrefixIndex.state} gave. */
+  static from(state: PrefixState): PrefixIndex {
+    const idx = new PrefixIndex();
+    for (const [turn, lengths] of state.lengths) idx.lengths.set(turn, new Set(lengths));
+    for (const k of state.keys) idx.keys.add(k);
+    return idx;
+  }
+
+  /** This index as plain data. */
+  state(): PrefixState {
+    return { lengths: [...this.lengths].map(([turn, set]) => [turn, [...set]]), keys: [...this.keys] };
+  }
+
   /** Record a truncated secondary row; returns its key, or undefined when it has no prefix or the lengths are full. */
   add(host: string, user: string, agent: string, turn: string, text: string): string | undefined {
     const p = truncatedPrefix(text);
     if (p === undefined) return undefined;
+    const k = prefixKey(host, user, agent, turn, p);
+    return this.accept(turn, p.length, k) ? k : undefined;
+  }
+
+  /**
+   * Record the key of a prefix of this length (what {@link add} does once the prefix is known);
+   * false when a new length would pass {@link MAX_PREFIX_LENGTHS}. Calls must come in the order
+   * the rows do: which lengths fit depends on it.
+   */
+  accept(turn: string, length: number, key: string): boolean {
     let set = this.lengths.get(turn);
     if (!set) {
       set = new Set();
       this.lengths.set(turn, set);
     }
-    if (!set.has(p.length)) {
-      if (set.size >= MAX_PREFIX_LENGTHS) return undefined;
-      set.add(p.length);
+    if (!set.has(length)) {
+      if (set.size >= MAX_PREFIX_LENGTHS) return false;
+      set.add(length);
     }
-    const k = prefixKey(host, user, agent, turn, p);
-    this.keys.add(k);
-    return k;
+    this.keys.add(key);
+    return true;
   }
 
   /** The prefix keys of a primary row that some truncated row has (usually none). */

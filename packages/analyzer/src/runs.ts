@@ -1,198 +1,196 @@
-import { open } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Row } from '@aitrail/parsers';
-import { AtomicFile } from './atomic.js';
-import { WriteBehind } from './write-behind.js';
+import { type FileHandle, open } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { deflateRaw, inflateRaw } from 'node:zlib';
+import { ByteWriter } from './byte-writer.js';
+import { compareRecords, recordLength } from './record.js';
 
-/** A row as the analyzer carries it: the parser's row plus where it came from and its order. */
-export interface TimelineRow extends Row {
-  host: string;
-  user: string;
-  agent: string;
-  source_file: string;
-  /** Global order: artifact (by input, archive path, parser) then row within it. */
+/*
+ * Sorted runs of records on disk and their k-way merge. A run is the records themselves, or,
+ * once the rows have spilled several times the size of the input (a flood of tiny rows: ten
+ * million bad lines), deflated frames of them ([u32 raw bytes][u32 deflated bytes][data]), which
+ * such rows shrink a hundredfold. The merge opens a run only when the merge reaches its first
+ * record, so runs that follow each other (a log in time order) are read one after the other.
+ */
+
+const deflate = promisify(deflateRaw);
+const inflate = promisify(inflateRaw);
+
+/** A run on disk: its file, whether deflated, and copies of its first and last records. */
+export interface RunInfo {
+  path: string;
+  deflated: boolean;
+  first: Buffer;
+  last: Buffer;
+}
+
+/** A place in a sorted sequence of records: the head record and its key. */
+export interface Cursor {
+  buf: Buffer;
+  off: number;
+  hi: number;
+  lo: number;
   ord: number;
-  /** From a secondary artifact. */
-  sec?: boolean;
+  /** Move to the next record; false at the end. */
+  next(): boolean | Promise<boolean>;
 }
 
-/** Timeline order: dated rows before undated, then time, then the global order. */
-export function compareRows(a: TimelineRow, b: TimelineRow): number {
-  const ad = a.timestamp_utc === '';
-  const bd = b.timestamp_utc === '';
-  if (ad !== bd) return ad ? 1 : -1;
-  if (a.timestamp_utc !== b.timestamp_utc) return a.timestamp_utc < b.timestamp_utc ? -1 : 1;
-  return a.ord - b.ord;
+/** Point `c` at the record `b[off]`. */
+export function setHead(c: Cursor, b: Buffer, off: number): void {
+  c.buf = b;
+  c.off = off;
+  c.hi = b.readDoubleLE(off + 4);
+  c.lo = b.readDoubleLE(off + 12);
+  c.ord = b.readDoubleLE(off + 20);
 }
 
-/** Limits of one sorted run in memory. */
-export interface RunLimits {
-  maxRows: number;
-  maxBytes: number;
+/** Timeline order of two heads (the sort key; a timestamp outside the format by its text). */
+export function less(a: Cursor, b: Cursor): boolean {
+  if (a.hi !== b.hi) return a.hi < b.hi;
+  if (a.hi === Number.NEGATIVE_INFINITY) return compareRecords(a.buf, a.off, b.buf, b.off) < 0;
+  if (a.lo !== b.lo) return a.lo < b.lo;
+  return a.ord < b.ord;
 }
 
-/** Default run size: 25,000 rows or about 32 MB of row text, whichever comes first. */
-export const DEFAULT_RUN_LIMITS: RunLimits = { maxRows: 25_000, maxBytes: 32 * 1024 * 1024 };
-
-// A run line is a JSON array in this field order: smaller and faster to parse than objects.
-const FIELDS = ['timestamp_utc', 'host', 'user', 'agent', 'session_id', 'project_path', 'git_branch', 'model', 'turn_type', 'tool_name', 'tool_use_id', 'text', 'source_file', 'source_line', 'ord', 'tag', 'sec'] as const;
-
-function encode(r: TimelineRow): string {
-  return JSON.stringify([r.timestamp_utc, r.host, r.user, r.agent, r.session_id, r.project_path, r.git_branch, r.model, r.turn_type, r.tool_name, r.tool_use_id, r.text, r.source_file, r.source_line, r.ord, r.tag ?? null, r.sec ? 1 : 0]);
+/** A cursor standing still on one record (a run's first or last), to compare with. */
+export function keyOf(record: Buffer): Cursor {
+  const c = { next: () => false } as unknown as Cursor;
+  setHead(c, record, 0);
+  return c;
 }
 
-function decode(line: string): TimelineRow {
-  const a = JSON.parse(line) as unknown[];
-  const r = {} as Record<string, unknown>;
-  for (let i = 0; i < 15; i++) r[FIELDS[i]] = a[i];
-  if (a[15] !== null) r.tag = a[15];
-  if (a[16]) r.sec = true;
-  return r as unknown as TimelineRow;
-}
-
-/** Buffers rows and spills them to sorted JSONL runs in a private temp folder. */
-export class RunSpiller {
-  private buf: TimelineRow[] = [];
-  private bytes = 0;
-  readonly runs: string[] = [];
-  rows = 0;
-
-  constructor(
-    private readonly dir: string,
-    private readonly limits: RunLimits = DEFAULT_RUN_LIMITS,
+/** Writes records to a new run file; `put` whole records (or ranges of them) in order. */
+export class RunWriter {
+  private constructor(
+    private readonly fh: FileHandle,
+    private readonly w: ByteWriter,
+    readonly path: string,
+    readonly deflated: boolean,
   ) {}
 
-  /** Add a row; returns true when the run is full and {@link spill} must be awaited. */
-  add(row: TimelineRow): boolean {
-    this.buf.push(row);
-    this.rows++;
-    this.bytes += row.text.length * 2 + row.project_path.length + 256;
-    return this.buf.length >= this.limits.maxRows || this.bytes >= this.limits.maxBytes;
+  static async create(path: string, deflated: boolean): Promise<RunWriter> {
+    const fh = await open(path, 'w', 0o600);
+    const write = deflated
+      ? async (b: Buffer) => {
+          const z = await deflate(b, { level: 1 });
+          const head = Buffer.alloc(8);
+          head.writeUInt32LE(b.length, 0);
+          head.writeUInt32LE(z.length, 4);
+          await fh.writev([head, z]);
+        }
+      : (b: Buffer) => fh.write(b, 0, b.length);
+    return new RunWriter(fh, new ByteWriter(write), path, deflated);
   }
 
-  /** Write what is buffered as one sorted run. */
-  async spill(): Promise<void> {
-    if (this.buf.length === 0) return;
-    const rows = this.buf;
-    this.buf = [];
-    this.bytes = 0;
-    rows.sort(compareRows);
-    const path = join(this.dir, `run-${String(this.runs.length).padStart(6, '0')}.jsonl`);
-    await writeRun(path, [rows]);
-    this.runs.push(path);
+  put(b: Buffer, start: number, end: number): Promise<void> | undefined {
+    return this.w.put(b, start, end);
+  }
+
+  /** Finish the file; `first` and `last` are the run's first and last records. */
+  async close(first: Buffer, last: Buffer): Promise<RunInfo> {
+    try {
+      await this.w.flush();
+    } finally {
+      await this.fh.close();
+    }
+    return { path: this.path, deflated: this.deflated, first: Buffer.from(first), last: Buffer.from(last) };
+  }
+
+  async abort(): Promise<void> {
+    await this.w.flush().catch(() => {});
+    await this.fh.close().catch(() => {});
   }
 }
 
-async function writeRun(path: string, batches: Iterable<TimelineRow[]> | AsyncIterable<TimelineRow[]>): Promise<void> {
-  const f = new AtomicFile(path);
-  const out = new WriteBehind(f);
-  try {
-    let chunk = '';
-    for await (const batch of batches) {
-      for (const r of batch) {
-        chunk += encode(r) + '\n';
-        if (chunk.length > 1 << 20) {
-          await out.write(chunk);
-          chunk = '';
-        }
-      }
+/** Successive blocks of a run's bytes, the next one read (and inflated) ahead; null at the end. */
+function blocks(fh: FileHandle, deflated: boolean, size: number): () => Promise<Buffer | null> {
+  const read = async (): Promise<Buffer | null> => {
+    if (!deflated) {
+      const b = Buffer.allocUnsafe(size);
+      const { bytesRead } = await fh.read(b, 0, size, null);
+      return bytesRead === 0 ? null : b.subarray(0, bytesRead);
     }
-    await out.write(chunk);
-    await out.flush();
-    await f.commit();
-  } catch (e) {
-    await out.flush().catch(() => {});
-    await f.abort();
-    throw e;
-  }
+    const head = Buffer.alloc(8);
+    if ((await fh.read(head, 0, 8, null)).bytesRead === 0) return null;
+    const z = Buffer.allocUnsafe(head.readUInt32LE(4));
+    if ((await fh.read(z, 0, z.length, null)).bytesRead !== z.length) throw new Error('a deflated run ends inside a frame');
+    return inflate(z);
+  };
+  let ahead: Promise<Buffer | null> = read();
+  return () => {
+    const got = ahead;
+    ahead = got.then((b) => (b === null ? null : read()));
+    return got;
+  };
+}
+
+/** A cursor over a run file, opened now; null when the run is empty. */
+export async function runCursor(run: RunInfo, block: number): Promise<Cursor | null> {
+  const fh = await open(run.path, 'r');
+  const nextBlock = blocks(fh, run.deflated, block);
+  let buf: Buffer = Buffer.alloc(0);
+  let off = 0;
+  let eof = false;
+  // Make sure the record at `off` is whole in `buf`; false at the end of the run.
+  const fill = async (): Promise<boolean> => {
+    for (;;) {
+      const have = buf.length - off;
+      if (have >= 4 && have >= recordLength(buf, off)) return true;
+      // The blocks of a record longer than a block are gathered and joined once: a join per
+      // block copies a 100 MB record hundreds of times.
+      const need = have >= 4 ? recordLength(buf, off) : 0;
+      const parts = have > 0 ? [buf.subarray(off)] : [];
+      let got = have;
+      do {
+        const more = eof ? null : await nextBlock();
+        if (more === null) {
+          eof = true;
+          await fh.close().catch(() => {});
+          if (got > 0) throw new Error(`${run.path}: a run ends inside a record`);
+          return false;
+        }
+        parts.push(more);
+        got += more.length;
+      } while (got < need);
+      buf = parts.length === 1 ? parts[0] : Buffer.concat(parts, got);
+      off = 0;
+    }
+  };
+  if (!(await fill())) return null;
+  const c = { next: () => false } as unknown as Cursor;
+  setHead(c, buf, off);
+  c.next = () => {
+    off += recordLength(buf, off);
+    if (buf.length - off >= 4 && buf.length - off >= recordLength(buf, off)) {
+      setHead(c, buf, off);
+      return true;
+    }
+    return fill().then((ok) => {
+      if (ok) setHead(c, buf, off);
+      return ok;
+    });
+  };
+  return c;
+}
+
+/** A source the merge opens when its first record comes up. */
+export interface Source {
+  first: Cursor;
+  open(): Promise<Cursor | null>;
 }
 
 /**
- * Bytes read from a run at a time. Kept small: every open run holds one chunk's rows decoded
- * (about four times the bytes in heap), and up to {@link FAN_IN} runs are open at once.
+ * K-way merge (a binary heap) calling `each` for every record in timeline order. Sources are
+ * opened lazily, when the merge reaches their first record.
  */
-const CHUNK = 128 * 1024;
-
-/** Reads a run in {@link CHUNK} pieces, decoding whole lines; `fill()` is the only await. */
-class RunReader {
-  rows: TimelineRow[] = [];
-  i = 0;
-  private pieces: string[] = [];
-  private eof = false;
-  private fh: Awaited<ReturnType<typeof open>> | null = null;
-  private readonly buf = Buffer.alloc(CHUNK);
-  private readonly decoder = new TextDecoder('utf-8');
-
-  constructor(private readonly path: string) {}
-
-  /** Load the next rows; false at the end of the run. */
-  async fill(): Promise<boolean> {
-    this.rows = [];
-    this.i = 0;
-    this.fh ??= await open(this.path, 'r');
-    while (this.rows.length === 0 && !this.eof) {
-      const { bytesRead } = await this.fh.read(this.buf, 0, this.buf.length, null);
-      if (bytesRead === 0) {
-        this.eof = true;
-        this.pieces.push(this.decoder.decode());
-        const last = this.pieces.join('');
-        this.pieces = [];
-        if (last !== '') this.rows.push(decode(last));
-        await this.fh.close();
-        break;
-      }
-      const text = this.decoder.decode(this.buf.subarray(0, bytesRead), { stream: true });
-      // A long line spans many chunks: keep its pieces apart until its end is read, so it is
-      // joined once (re-splitting a growing prefix per chunk is quadratic in time and garbage).
-      if (!text.includes('\n')) {
-        this.pieces.push(text);
-        continue;
-      }
-      this.pieces.push(text);
-      const lines = this.pieces.join('').split('\n');
-      this.pieces = [lines.pop() ?? ''];
-      for (const l of lines) if (l !== '') this.rows.push(decode(l));
-    }
-    return this.rows.length > 0;
-  }
-}
-
-/** Most runs merged at once (open files); more are merged in passes. */
-const FAN_IN = 64;
-/** Rows handed to the consumer at a time. */
-const BATCH = 4096;
-
-/** K-way merge of sorted runs (a binary heap), in timeline order, in batches of rows. */
-export async function* mergeRuns(paths: string[], tmpDir: string): AsyncGenerator<TimelineRow[]> {
-  let level = paths;
-  let pass = 0;
-  while (level.length > FAN_IN) {
-    const next: string[] = [];
-    for (let i = 0; i < level.length; i += FAN_IN) {
-      const out = join(tmpDir, `merge-${pass}-${i}.jsonl`);
-      await writeRun(out, mergeFew(level.slice(i, i + FAN_IN)));
-      next.push(out);
-    }
-    level = next;
-    pass++;
-  }
-  yield* mergeFew(level);
-}
-
-async function* mergeFew(paths: string[]): AsyncGenerator<TimelineRow[]> {
-  const heap: RunReader[] = [];
-  const head = (r: RunReader) => r.rows[r.i];
-  const less = (i: number, j: number) => compareRows(head(heap[i]), head(heap[j])) < 0;
-  const swap = (i: number, j: number) => {
-    const t = heap[i];
-    heap[i] = heap[j];
-    heap[j] = t;
-  };
+export async function mergeSources(sources: Source[], each: (b: Buffer, off: number) => Promise<void> | undefined): Promise<void> {
+  const pending = sources.slice().sort((a, b) => (less(a.first, b.first) ? -1 : less(b.first, a.first) ? 1 : 0));
+  let next = 0;
+  const heap: Cursor[] = [];
   const up = (i: number) => {
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!less(i, p)) break;
-      swap(i, p);
+      if (!less(heap[i], heap[p])) return;
+      [heap[i], heap[p]] = [heap[p], heap[i]];
       i = p;
     }
   };
@@ -201,35 +199,48 @@ async function* mergeFew(paths: string[]): AsyncGenerator<TimelineRow[]> {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;
-      if (l < heap.length && less(l, m)) m = l;
-      if (r < heap.length && less(r, m)) m = r;
-      if (m === i) break;
-      swap(i, m);
+      if (l < heap.length && less(heap[l], heap[m])) m = l;
+      if (r < heap.length && less(heap[r], heap[m])) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m], heap[i]];
       i = m;
     }
   };
-  for (const p of paths) {
-    const r = new RunReader(p);
-    if (await r.fill()) {
-      heap.push(r);
-      up(heap.length - 1);
-    }
-  }
-  let out: TimelineRow[] = [];
-  while (heap.length > 0) {
-    const top = heap[0];
-    out.push(top.rows[top.i++]);
-    if (top.i >= top.rows.length && !(await top.fill())) {
-      const last = heap.pop()!;
-      if (heap.length > 0) {
-        heap[0] = last;
-        down(0);
+  for (;;) {
+    // Open every source whose first record is due before the current head.
+    while (next < pending.length && (heap.length === 0 || !less(heap[0], pending[next].first))) {
+      const c = await pending[next++].open();
+      if (c) {
+        heap.push(c);
+        up(heap.length - 1);
       }
-    } else down(0);
-    if (out.length >= BATCH) {
-      yield out;
-      out = [];
     }
+    if (heap.length === 0) return;
+    const top = heap[0];
+    const p = each(top.buf, top.off);
+    if (p) await p;
+    let more = top.next();
+    if (typeof more !== 'boolean') more = await more;
+    if (!more) {
+      const last = heap.pop()!;
+      if (heap.length === 0) continue;
+      heap[0] = last;
+    }
+    down(0);
   }
-  if (out.length > 0) yield out;
+}
+
+/** How many of the runs' key ranges overlap at most (the cursors the merge holds open at once). */
+export function maxOverlap(runs: RunInfo[]): number {
+  const events: [Cursor, number][] = [];
+  for (const r of runs) events.push([keyOf(r.first), 1], [keyOf(r.last), -1]);
+  // At equal keys an opening counts before a closing: both runs hold that key.
+  events.sort((a, b) => (less(a[0], b[0]) ? -1 : less(b[0], a[0]) ? 1 : b[1] - a[1]));
+  let open = 0;
+  let most = 0;
+  for (const [, d] of events) {
+    open += d;
+    most = Math.max(most, open);
+  }
+  return most;
 }

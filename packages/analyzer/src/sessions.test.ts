@@ -1,7 +1,7 @@
 import { makeRow, type TurnType } from '@aitrail/parsers';
 import { describe, expect, it } from 'vitest';
 import { FactStore, sessionKey } from './facts.js';
-import type { TimelineRow } from './runs.js';
+import type { TimelineRow } from './row.js';
 import { SessionAccumulator } from './sessions.js';
 
 let ord = 0;

@@ -1,6 +1,6 @@
 import type { FactStore } from './facts.js';
 import { sessionKey } from './facts.js';
-import type { TimelineRow } from './runs.js';
+import type { TimelineRow } from './row.js';
 
 /** One record of sessions.jsonl (docs/formats.md). */
 export interface SessionRecord {

@@ -14,8 +14,17 @@ export interface MemberInfo {
   problem?: string;
 }
 
+/** Reading members of a collection, without its metadata: what a parse job needs. */
+export interface MemberAccess {
+  /** The bytes of one member. */
+  openMember(archivePath: string): AsyncIterable<Buffer>;
+  /** Copy members into `dir`, each under its base name (SQLite files with their sidecars). */
+  materialize(archivePaths: string[], dir: string): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** One input of `analyze`: an archive or an unpacked collection directory. */
-export interface CollectionSource {
+export interface CollectionSource extends MemberAccess {
   /** The input as the user named it. */
   label: string;
   info: CollectionInfo;
@@ -24,11 +33,6 @@ export interface CollectionSource {
   problems: string[];
   /** Every member present besides collection.json and manifest.jsonl. */
   members(): MemberInfo[];
-  /** The bytes of one member. */
-  openMember(archivePath: string): AsyncIterable<Buffer>;
-  /** Copy members into `dir`, each under its base name (SQLite files with their sidecars). */
-  materialize(archivePaths: string[], dir: string): Promise<void>;
-  close(): Promise<void>;
 }
 
 /** Names of the two metadata members every collection has. */
@@ -75,8 +79,15 @@ export async function openDirectorySource(dir: string): Promise<CollectionSource
   const all: MemberInfo[] = [];
   await walk(root, root, all);
   const members = all.filter((m) => !METADATA_MEMBERS.has(m.name));
-  // A member is only ever opened through this guard: the name must stay inside the folder, and
-  // so must its real path (a link planted in the unpacked tree is refused).
+  return { label: dir, info, manifest, problems, members: () => members, ...directoryMembers(root) };
+}
+
+/**
+ * Member access in an unpacked collection whose real path is `root`. A member is only ever
+ * opened through this guard: the name must stay inside the folder, and so must its real path
+ * (a link planted in the unpacked tree is refused).
+ */
+export function directoryMembers(root: string): MemberAccess {
   const resolveMember = async (name: string) => {
     const full = safeJoin(root, name);
     const real = await realpath(full);
@@ -86,14 +97,9 @@ export async function openDirectorySource(dir: string): Promise<CollectionSource
     return real;
   };
   return {
-    label: dir,
-    info,
-    manifest,
-    problems,
-    members: () => members,
     async *openMember(name: string) {
       const path = await resolveMember(name);
-      for await (const chunk of createReadStream(path)) yield chunk as Buffer;
+      for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) yield chunk as Buffer;
     },
     async materialize(names: string[], to: string) {
       for (const name of names) {

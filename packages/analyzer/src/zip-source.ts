@@ -1,10 +1,11 @@
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { type CollectionInfo, openArchive } from '@aitrail/collector';
+import { type ArchiveReader, type CollectionInfo, openArchive } from '@aitrail/collector';
+import { realpath, stat } from 'node:fs/promises';
 import { readManifestStream } from './manifest-reader.js';
 import { checkArchivePath } from './safe-path.js';
-import { type CollectionSource, METADATA_MEMBERS, type MemberInfo } from './source.js';
+import { type CollectionSource, directoryMembers, type MemberAccess, METADATA_MEMBERS, type MemberInfo } from './source.js';
 import { overlappingMembers } from './zip-overlap.js';
 
 /**
@@ -35,28 +36,36 @@ export async function openZipSource(path: string): Promise<CollectionSource> {
       members.push(overlaps.has(name) ? { name, size: m.size, problem: 'shares its compressed data with another member (an overlapping-entry zip bomb); not read' } : { name, size: m.size });
     }
     members.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const open = async (name: string) => {
-      checkArchivePath(name);
-      if (overlaps.has(name)) throw new Error(`${name}: shares its compressed data with another member (an overlapping-entry zip bomb); not read`);
-      if (!reader.members.has(name)) throw new Error(`${name}: expected a member of ${path}, found none`);
-      return reader.openMember(name);
-    };
-    return {
-      label: path,
-      info,
-      manifest,
-      problems,
-      members: () => members,
-      async *openMember(name: string) {
-        for await (const c of await open(name)) yield c as Buffer;
-      },
-      async materialize(names: string[], dir: string) {
-        for (const name of names) await pipeline(await open(name), createWriteStream(join(dir, name.split('/').pop()!), { mode: 0o600 }));
-      },
-      close: async () => reader.close(),
-    };
+    return { label: path, info, manifest, problems, members: () => members, ...zipMembers(path, reader, overlaps) };
   } catch (e) {
     reader.close();
     throw e;
   }
+}
+
+/** Member access in an opened collection zip; `overlaps` names the members never to read. */
+export function zipMembers(path: string, reader: ArchiveReader, overlaps: ReadonlySet<string>): MemberAccess {
+  const open = async (name: string) => {
+    checkArchivePath(name);
+    if (overlaps.has(name)) throw new Error(`${name}: shares its compressed data with another member (an overlapping-entry zip bomb); not read`);
+    if (!reader.members.has(name)) throw new Error(`${name}: expected a member of ${path}, found none`);
+    return reader.openMember(name);
+  };
+  return {
+    async *openMember(name: string) {
+      for await (const c of await open(name)) yield c as Buffer;
+    },
+    async materialize(names: string[], dir: string) {
+      for (const name of names) await pipeline(await open(name), createWriteStream(join(dir, name.split('/').pop()!), { mode: 0o600 }));
+    },
+    close: async () => reader.close(),
+  };
+}
+
+/** Member access to a collection (zip or unpacked folder) opened again by path, in a parse job. */
+export async function openMembers(path: string): Promise<MemberAccess> {
+  if ((await stat(path)).isDirectory()) return directoryMembers(await realpath(path));
+  const reader = await openArchive(path);
+  const overlaps = await overlappingMembers(path).catch(() => new Set<string>());
+  return zipMembers(path, reader, overlaps);
 }

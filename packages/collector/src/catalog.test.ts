@@ -118,6 +118,9 @@ describe('catalog validator', () => {
     ]);
     expect(errorOf(`${ok}env_homes:\n  - {var: X, rel: .x, layouts: [macos]}\n`).message).toMatch(/linux, darwin or win32, found "macos"/);
     expect(errorOf(`${ok}env_homes:\n  - {var: X, rel: "@cursor/User"}\n`).message).toMatch(/plain home-relative path/);
+    // "." : the variable names a whole home (GEMINI_CLI_HOME); other dot forms stay refused.
+    expect(parseCatalog('demo.yaml', `${ok}env_homes:\n  - {var: DEMO_HOME, rel: .}\n`).catalog.env_homes).toEqual([{ var: 'DEMO_HOME', rel: '.' }]);
+    for (const rel of ['./x', '..', 'x/.']) expect(errorOf(`${ok}env_homes:\n  - {var: X, rel: ${rel}}\n`).message).toMatch(/plain home-relative path or "\." \(the home itself\)/);
   });
   it('reads the extended hint keys and refuses what cannot work', () => {
     const text = `${ok}project_hints:
@@ -138,7 +141,9 @@ describe('catalog validator', () => {
     expect(bad('{file: a.json, format: json, path: "a..b"}')).toMatch(/bad json selector "a\.\.b"/);
     expect(bad('{file: a.xml, format: xml, keys_of: x}')).toMatch(/"keys_of" does not apply to format xml/);
     expect(bad('{file: a.json, format: json, path: p, where: {type: x}}')).toMatch(/"where" applies to format jsonl only/);
-    expect(bad('{file: a.txt, format: text, path: p}')).toMatch(/needs "regex"/);
+    expect(bad('{file: a.txt, format: text, path: p}')).toMatch(/a text hint takes "regex" \(or nothing: each line is a path\), not "path"/);
+    // No regex: each line read is the value (a file that holds just a path).
+    expect(parseCatalog('demo.yaml', `${ok}project_hints:\n  - {file: .project_root, format: text}\n`).catalog.project_hints[0]).toEqual({ file: '.project_root', files: ['.project_root'], format: 'text' });
     expect(bad('{file: a.txt, format: text, regex: "(\\\\S+)"}')).toMatch(/at least two literal characters/);
     expect(bad('{file: a.txt, format: text, regex: "cwd=\\\\S+"}')).toMatch(/capture group/);
     expect(bad('{file: a.txt, format: text, regex: "cwd=((a+)+)"}')).toMatch(/repeated group may hold neither/);

@@ -13,12 +13,17 @@ import { parseEnvHome, parseHint } from './catalog-entries.js';
 /** A variable that moves an agent's config home (applied to the running user only). */
 export interface EnvHome {
   var: string;
-  /** Home-relative path the directory stands for, e.g. `.copilot`. */
+  /** Home-relative path the directory stands for, e.g. `.copilot`; `.` when it stands for the home itself. */
   rel: string;
   /** When set, the value is a list of directories split on this string (CLAUDE_CONFIG_DIR takes `a,b`). */
   separator?: string;
   /** Only on these layouts (the running system's); all when absent. */
   layouts?: Layout[];
+}
+
+/** The home-relative folder an env home's directory is walked as: '' for `.`, the home itself. */
+export function envHomePrefix(eh: EnvHome): string {
+  return eh.rel === '.' ? '' : eh.rel;
 }
 
 /** A directory walked only when it directly holds one of `contains` (`.claude-*` account dirs). */
@@ -41,7 +46,7 @@ export interface HintRule {
   path?: string[];
   /** A selector whose objects' keys are the values (json, yaml, jsonl, toml). */
   keys_of?: string;
-  /** text: a regular expression beginning with literal text, capturing the path. */
+  /** text: a regular expression beginning with literal text, capturing the path; absent, each line is the value. */
   regex?: string;
   /** jsonl: only lines whose value at `path` is one of `values` (every condition). */
   where?: WhereCondition[];

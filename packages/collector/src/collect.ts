@@ -3,7 +3,7 @@ import { access, lstat, mkdir, realpath, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { Catalog } from './catalog.js';
+import { type Catalog, envHomePrefix } from './catalog.js';
 import { isDriveGlob } from './globs.js';
 import { detectLayout, discoverHomes, type Home, type Layout, type ListDir, layoutIgnoresCase, uniqueUsers } from './homes.js';
 import { COLLECTOR_VERSION } from './version.js';
@@ -223,9 +223,10 @@ async function walkEnvHomes(
   for (const eh of catalog.env_homes) {
     const raw = env[eh.var];
     if (!raw || (eh.layouts && !eh.layouts.includes(layout))) continue;
+    const rel = envHomePrefix(eh);
     // The default place counts as walked only when the home walk reaches it, i.e. no link on the way.
-    const defaultReal = await realpath(path.join(home, ...eh.rel.split('/'))).catch(() => undefined);
-    const reachable = defaultReal !== undefined && defaultReal === path.join(homeReal, ...eh.rel.split('/'));
+    const defaultReal = await realpath(path.join(home, ...rel.split('/'))).catch(() => undefined);
+    const reachable = defaultReal !== undefined && defaultReal === path.join(homeReal, ...rel.split('/'));
     // A list variable (CLAUDE_CONFIG_DIR=a,b): each directory is a config home of its own.
     const values = eh.separator ? raw.split(eh.separator).map((v) => v.trim()).filter(Boolean) : [raw];
     for (const value of values) {
@@ -242,10 +243,10 @@ async function walkEnvHomes(
         run.note(`${shown} is set but is not a directory; nothing collected from it`);
         continue;
       }
-      if ((reachable && defaultReal === real) || walked.has(`${eh.rel}\0${real}`)) continue;
-      walked.add(`${eh.rel}\0${real}`);
-      run.note(`${shown}: collected as ${eh.rel} of ${scope.user} (source_path keeps the real path)`);
-      await walkTree(run, scope, Buffer.from(real), eh.rel, false, Number.POSITIVE_INFINITY);
+      if ((reachable && defaultReal === real) || walked.has(`${rel}\0${real}`)) continue;
+      walked.add(`${rel}\0${real}`);
+      run.note(`${shown}: collected as ${rel === '' ? 'the home' : rel} of ${scope.user} (source_path keeps the real path)`);
+      await walkTree(run, scope, Buffer.from(real), rel, false, Number.POSITIVE_INFINITY);
     }
   }
 }

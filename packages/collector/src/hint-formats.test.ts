@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HintRule } from './catalog.js';
-import { fromUri, hintTarget, literalPrefix, textMatcher } from './hint-values.js';
+import { fromUri, fromWindowsVerbatim, hintTarget, literalPrefix, textMatcher } from './hint-values.js';
 import { parseXmlSelector, XML_MAX_DEPTH, xmlValues } from './hint-xml.js';
 import { forEachLine, HINT_MAX_LINE_BYTES, HINT_MAX_VALUES, hintText, readHintValues } from './project-hints.js';
 import { targetHome } from './projects.js';
@@ -26,6 +26,20 @@ describe('project hints: values inside arrays and objects', () => {
     const byId = JSON.stringify({ sessions: { s1: { cwd: '/srv/s1' }, s2: { cwd: '/srv/s2' } } });
     expect(hintText({ format: 'json', path: ['sessions.*.cwd'] }, byId).values).toEqual(['/srv/s1', '/srv/s2']);
     expect(hintText({ format: 'json', keys_of: '[]' }, JSON.stringify([{ '/srv/k': 1 }])).values).toEqual(['/srv/k']);
+  });
+});
+
+describe('project hints: Windows verbatim paths', () => {
+  it('drops the \\\\?\\ prefix before a drive, keeps shares apart, refuses device and volume paths', () => {
+    expect(fromWindowsVerbatim('\\\\?\\C:\\Users\\me\\proj')).toEqual({ path: 'C:\\Users\\me\\proj' });
+    expect(fromWindowsVerbatim('\\\\?\\c:')).toEqual({ path: 'c:\\' });
+    expect(fromWindowsVerbatim('\\\\?\\UNC\\srv\\share\\p')).toEqual({ remote: '\\\\srv\\share\\p' });
+    expect(fromWindowsVerbatim('\\\\srv\\share')).toEqual({ remote: '\\\\srv\\share' });
+    // Neither a drive nor a share: left as it is, which is not an absolute path, so no root.
+    for (const v of ['\\\\.\\PhysicalDrive0', '\\\\?\\Volume{0b1e}\\x', '\\\\srv', '\\\\?\\UNC\\srv']) {
+      expect(hintTarget(v, {}, undefined), v).toBeUndefined();
+    }
+    expect(hintTarget('\\\\?\\C:\\a\\b.code-workspace', { dirname: true }, undefined)).toEqual({ path: 'C:\\a' });
   });
 });
 
@@ -92,10 +106,45 @@ describe('project hints: every cwd of a Copilot events.jsonl', () => {
   });
 });
 
+describe('project hints: a file that holds just a path, and the keys of the document itself', () => {
+  it('text without a regex: each line read is the value (Gemini .project_root, no newline at the end)', async () => {
+    expect(hintText({ format: 'text' }, '/home/u/shop')).toEqual({ values: ['/home/u/shop'], remote: [] });
+    expect(hintText({ format: 'text' }, '  c:\\users\\me\\proj \r\n/second/line')).toEqual({ values: ['c:\\users\\me\\proj'], remote: [] });
+    expect(hintText({ format: 'text' }, 'not a path\n')).toEqual({ values: [], remote: [] });
+    expect((await readHintValues({ format: 'text' }, file('.project_root', '\uFEFF/srv/app'))).values).toEqual(['/srv/app']);
+  });
+  it('keys_of "." takes the top-level keys (Gemini trustedFolders.json)', () => {
+    const trusted = JSON.stringify({ '/home/u/a': 'TRUST_FOLDER', 'C:\\work\\b': 'TRUST_PARENT', '/home/u/no': 'DO_NOT_TRUST', relative: 'TRUST_FOLDER' });
+    expect(hintText({ format: 'json', keys_of: '.' }, trusted).values).toEqual(['/home/u/a', 'C:\\work\\b', '/home/u/no']);
+    // An array or a scalar document has no keys.
+    expect(hintText({ format: 'json', keys_of: '.' }, '["/a"]').values).toEqual([]);
+    expect(hintText({ format: 'json', keys_of: '.' }, '"/a"').values).toEqual([]);
+  });
+});
+
 describe('project hints: TOML (Codex config.toml)', () => {
   it('reads the keys of [projects."<path>"] tables', () => {
     const toml = 'model = "o3"\n[projects."/home/u/a"]\ntrust_level = "trusted"\n\n[projects.\'C:\\Users\\me\\b\']\ntrust_level = "untrusted"\n';
     expect(hintText({ format: 'toml', keys_of: 'projects' }, toml).values).toEqual(['/home/u/a', 'C:\\Users\\me\\b']);
+  });
+  it('reads Windows keys in their verbatim form (\\\\?\\C:\\...) as the path, and a share as a folder on another host', () => {
+    // Real Windows config.toml keys: literal strings, canonicalized with the \\?\ prefix or not.
+    const toml = [
+      "[projects.'\\\\?\\C:\\Users\\me\\repo']",
+      'trust_level = "trusted"',
+      "[projects.'\\\\?\\D:\\']",
+      'trust_level = "trusted"',
+      "[projects.'C:\\Users\\me']",
+      'trust_level = "trusted"',
+      "[projects.'\\\\?\\UNC\\fs01\\team\\proj']",
+      'trust_level = "untrusted"',
+      "[projects.'\\\\?\\Volume{0b1e}\\x']",
+      'trust_level = "trusted"',
+    ].join('\n');
+    expect(hintText({ format: 'toml', keys_of: 'projects' }, toml)).toEqual({
+      values: ['C:\\Users\\me\\repo', 'D:\\', 'C:\\Users\\me'],
+      remote: ['\\\\fs01\\team\\proj'],
+    });
   });
   it('bad syntax or a deep nesting is a note, not a failure', () => {
     expect(hintText({ format: 'toml', keys_of: 'projects' }, '[projects."/a"\ntrust = ')).toEqual({ values: [], remote: [], problem: 'cannot be parsed as toml: no project roots read from it' });

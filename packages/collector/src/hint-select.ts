@@ -18,9 +18,11 @@ export const SELECT_MAX_VALUES = 100_000;
 
 const STEP = /^(?:([^.[\]*]+)(\[\])?|\[\]|\*)$/;
 
-/** Parse a dotted selector (`folders[].path`, `[].cwd`, `projects.*.root`); undefined when malformed. */
+/** Parse a dotted selector (`folders[].path`, `[].cwd`, `projects.*.root`, `.` the document itself); undefined when malformed. */
 export function parseSelector(dotted: string): SelectStep[] | undefined {
   if (dotted === '') return undefined;
+  // The document itself: `keys_of: .` takes the top-level keys (Gemini's trustedFolders.json).
+  if (dotted === '.') return [];
   const steps: SelectStep[] = [];
   for (const seg of dotted.split('.')) {
     const m = STEP.exec(seg);

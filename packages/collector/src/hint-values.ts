@@ -59,6 +59,19 @@ function parentOf(p: string): string {
   return /^[A-Za-z]:$/.test(parent) ? `${parent}\\` : parent;
 }
 
+/**
+ * A Windows path in its verbatim form as the local path or share it names: `\\?\C:\x` is
+ * `C:\x` (Codex canonicalizes its `[projects]` keys so), `\\?\UNC\host\share` and `\\host\share`
+ * a folder on another host; anything else unchanged.
+ */
+export function fromWindowsVerbatim(value: string): HintTarget {
+  const drive = /^\\\\\?\\([A-Za-z]:(?:\\.*)?)$/.exec(value);
+  if (drive) return { path: drive[1].length === 2 ? `${drive[1]}\\` : drive[1] };
+  const unc = /^\\\\(?:\?\\UNC\\)?([^\\?.][^\\]*\\[^\\]+.*)$/.exec(value);
+  if (unc) return { remote: `\\\\${unc[1]}` };
+  return { path: value };
+}
+
 /** The project root a raw hint value names, with the home token and URIs resolved. */
 export function hintTarget(raw: string, rule: ValueRule, home: string | undefined): HintTarget {
   let v = raw;
@@ -67,7 +80,7 @@ export function hintTarget(raw: string, rule: ValueRule, home: string | undefine
     const rest = v.slice(tok.length);
     v = home.replace(/[\\/]+$/, '') + (home.includes('\\') ? rest.replace(/\//g, '\\') : rest);
   }
-  let target: HintTarget = SCHEME.test(v) ? fromUri(v) : { path: v };
+  let target: HintTarget = SCHEME.test(v) ? fromUri(v) : v.startsWith('\\\\') ? fromWindowsVerbatim(v) : { path: v };
   if (target && 'path' in target && rule.dirname) target = { path: parentOf(target.path) };
   if (target && 'path' in target && !looksAbsolute(target.path)) return undefined;
   return target;

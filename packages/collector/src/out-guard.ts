@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { Catalog } from './catalog.js';
+import { type Catalog, envHomePrefix } from './catalog.js';
 import { globPrefix } from './globs.js';
 import type { Layout } from './homes.js';
 import { CollectUsageError } from './options.js';
@@ -56,10 +56,13 @@ export function envHomeRoots(catalogs: Catalog[], env: Record<string, string | u
       if (!raw || (layout && eh.layouts && !eh.layouts.includes(layout))) continue;
       const values = eh.separator ? raw.split(eh.separator).map((v) => v.trim()).filter(Boolean) : [raw];
       const below = new Set<string>();
+      const rel = envHomePrefix(eh);
       for (const g of [...c.collect, ...c.secrets]) {
         const p = globPrefix(g);
-        if (p === eh.rel || p.startsWith(`${eh.rel}/`)) below.add(p.slice(eh.rel.length + 1));
-        else if (eh.rel.startsWith(`${p}/`) || p === '') below.add('');
+        // A variable naming a whole home: every glob's fixed part lies below it.
+        if (rel === '') below.add(p);
+        else if (p === rel || p.startsWith(`${rel}/`)) below.add(p.slice(rel.length + 1));
+        else if (rel.startsWith(`${p}/`) || p === '') below.add('');
       }
       for (const v of values) {
         for (const sub of below) roots.push({ label: `${eh.var} folder ${v}`, path: sub ? path.join(v, ...sub.split('/')) : v });

@@ -116,8 +116,9 @@ export function hintValues(rule: HintRule, text: string, home?: string): string[
   return hintText(rule, text, home).values;
 }
 
-/** A per-line reader for jsonl (selectors, `where` pre-filtered by substring) and text (bounded regex). */
+/** A per-line reader for jsonl (selectors, `where` pre-filtered by substring) and text (bounded regex, or the line itself). */
 function lineReader(rule: HintRule, g: Gather): (line: string) => void {
+  if (rule.format === 'text' && rule.regex === undefined) return (line) => g.add(line.trim());
   if (rule.format === 'text') {
     const match = textMatcher(rule.regex ?? '');
     const budget = { attempts: HINT_MAX_TEXT_ATTEMPTS };

@@ -1,7 +1,7 @@
 import { type AnalyzeResult, formatSummary, globRoot } from '@aitrail/analyzer';
 import { type Catalog, CatalogError, loadCatalogs } from '@aitrail/collector';
 import { Args, type Command, Command as OclifCommand, Flags } from '@oclif/core';
-import { analyzeInChild, HeapCapError, heapCapMb, ChildUsageError } from '../analysis-host.js';
+import { analyzeInChild, ChildUsageError, HeapCapError, heapCapMb, rowMemoryBytes } from '../analysis-host.js';
 import { type LoadedPlugin, loadPlugins, PluginError } from '../plugins.js';
 import { createProgress } from '../progress.js';
 import { terminalText } from '../terminal-text.js';
@@ -14,6 +14,7 @@ export const analyzeFlags = {
   dedup: Flags.boolean({ description: 'drop the copies secondary stores keep of primary rows (--no-dedup keeps everything)', default: true, allowNo: true }),
   strict: Flags.boolean({ description: 'stop with no output when any member fails the integrity check' }),
   json: Flags.boolean({ description: 'print the summary as JSON on stdout' }),
+  jobs: Flags.integer({ description: 'parse on this many threads (default: the number of cores, fewer for a small input); the outputs are byte for byte the same whatever the number', min: 1 }),
 };
 
 /** Load plugins or stop with a usage error (exit 2). */
@@ -37,10 +38,12 @@ export function catalogsWithPlugins(cmd: Command, plugins: LoadedPlugin[], files
 }
 
 /** Run the analysis with progress on stderr and the summary on stdout. */
-export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: string; 'include-thinking': boolean; dedup: boolean; strict: boolean; json: boolean }, plugins: LoadedPlugin[], catalogs: Catalog[]): Promise<AnalyzeResult> {
+export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: string; 'include-thinking': boolean; dedup: boolean; strict: boolean; json: boolean; jobs?: number }, plugins: LoadedPlugin[], catalogs: Catalog[]): Promise<AnalyzeResult> {
   let heapMb: number;
+  let rowBytes: number | undefined;
   try {
     heapMb = heapCapMb();
+    rowBytes = rowMemoryBytes();
   } catch (e) {
     cmd.error(terminalText((e as Error).message), { exit: 2 });
   }
@@ -60,7 +63,7 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   try {
     // In a child process with a capped heap (AITRAIL_MAX_HEAP_MB): see analysis-host.ts.
     res = await analyzeInChild(
-      { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, catalogRoots: roots },
+      { inputs, out: flags.out, includeThinking: flags['include-thinking'], dedup: flags.dedup, strict: flags.strict, catalogRoots: roots, jobs: flags.jobs ?? 'auto', ...(rowBytes === undefined ? {} : { runLimits: { memoryBytes: rowBytes } }) },
       plugins,
       {
         phase: (name, total) => {

@@ -82,7 +82,7 @@ export class CatalogCommand extends Command {
       section('system', c.system);
       section(
         'env homes',
-        c.env_homes.map((e) => `$${e.var} → ${e.rel}${e.separator ? ` (a list split on "${e.separator}")` : ''}${e.layouts ? ` (on ${e.layouts.join(', ')})` : ''}`),
+        c.env_homes.map((e) => `$${e.var} → ${e.rel === '.' ? 'the home' : e.rel}${e.separator ? ` (a list split on "${e.separator}")` : ''}${e.layouts ? ` (on ${e.layouts.join(', ')})` : ''}`),
       );
       section('project hints', c.project_hints.map(hintLine));
       lines.push('');
@@ -105,8 +105,8 @@ export class CatalogCommand extends Command {
 function hintLine(h: ProjectHint): string {
   const what = [
     ...(h.path ?? []),
-    ...(h.keys_of !== undefined ? [`keys of ${h.keys_of}`] : []),
-    ...(h.regex !== undefined ? [`/${h.regex}/`] : []),
+    ...(h.keys_of !== undefined ? [h.keys_of === '.' ? 'top-level keys' : `keys of ${h.keys_of}`] : []),
+    ...(h.regex !== undefined ? [`/${h.regex}/`] : h.format === 'text' ? ['each line'] : []),
   ].join(', ');
   const opts = [
     h.where ? `where ${h.where.map((c) => `${c.path} in ${c.values.join('|')}`).join(' and ')}` : '',

@@ -37,7 +37,8 @@ export function formatSummary(s: CollectSummary): string {
 }
 
 function dryRunLine(r: ManifestRow): string {
-  const size = r.status === 'skipped_excluded' ? `${r.files} files ${humanBytes(r.bytes ?? 0)}` : r.size === null ? '-' : humanBytes(r.size);
+  // An excluded directory is counted (files, bytes); an excluded file keeps its own size.
+  const size = r.status === 'skipped_excluded' && r.files !== undefined ? `${r.files} files ${humanBytes(r.bytes ?? 0)}` : r.size === null || r.size === undefined ? '-' : humanBytes(r.size);
   const shared = r.agents ? `  (claimed by ${r.agents.join(', ')})` : '';
   return `${r.status.padEnd(16)} ${r.kind.padEnd(7)} ${size.padStart(10)}${r.secret ? ' SECRET' : ''}  ${r.source_path}${r.archive_path ? ` -> ${r.archive_path}` : ''}${shared}`;
 }

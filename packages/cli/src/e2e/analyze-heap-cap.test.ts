@@ -1,16 +1,19 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENERATED, generate, runCli, stackTraceLines, tempDir } from './test-helpers/hostile-harness.js';
+import { GENERATED, generate, REPO, runCli, stackTraceLines, tempDir } from './test-helpers/hostile-harness.js';
 import { sharedCollect } from './test-helpers/shared-run.js';
 
-// The analysis runs in a worker with a capped heap (analysis-host.ts): a run that needs more
-// than the cap must stop with a message saying what happened and what to do, not a V8 dump.
+// The analysis runs in a child process with a capped heap (analysis-host.ts), its parse on worker
+// threads under the same cap: a run that needs more than the cap must stop with a message saying
+// what happened and what to do, not a V8 dump.
 
 // The 64 MB line parsed whole at the default cap: hostile-parsers.test.ts (same shared collection).
 
 const T = tempDir('heap-cap');
 let zip = '';
+// The long line beside the seed's home: several members, so the parse runs on worker threads.
+let zip2 = '';
 
 beforeAll(async () => {
   generate('homes');
@@ -18,6 +21,9 @@ beforeAll(async () => {
   const c = await sharedCollect([join(GENERATED, 'homes/long-line')], ['--agent', 'copilot-cli']);
   expect(c.run.code, c.run.stderr.slice(-1500)).toBe(0);
   zip = c.zip;
+  const c2 = await sharedCollect([join(GENERATED, 'homes/long-line'), join(REPO, 'fixtures/homes/seed-copilot')], ['--agent', 'copilot-cli']);
+  expect(c2.run.code, c2.run.stderr.slice(-1500)).toBe(0);
+  zip2 = c2.zip;
 }, 300_000);
 afterAll(() => rmSync(T, { recursive: true, force: true }));
 
@@ -33,6 +39,19 @@ describe('the analysis heap cap', () => {
     expect(stackTraceLines(r.stderr)).toEqual([]);
     expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
     expect(readdirSync(join(T, 'tmp'))).toEqual([]);
+  }, 180_000);
+
+  it('the same on parse worker threads (--jobs 2): exit 1, the message naming the cap, no partial output, temp removed', async () => {
+    const out = join(T, 'out-jobs');
+    mkdirSync(join(T, 'tmp2'));
+    const r = await runCli(['analyze', zip2, '--out', out, '--jobs', '2'], { env: { AITRAIL_MAX_HEAP_MB: '64', TMPDIR: join(T, 'tmp2') }, timeoutMs: 120_000 });
+    expect(r.code, r.stderr.slice(-1500)).toBe(1);
+    const flat = r.stderr.replace(/\s*›\s*/g, ' ');
+    expect(flat).toContain('ran out of memory: the analysis heap is capped at 64 MB');
+    expect(r.stderr).not.toContain('FATAL ERROR');
+    expect(stackTraceLines(r.stderr)).toEqual([]);
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+    expect(readdirSync(join(T, 'tmp2'))).toEqual([]);
   }, 180_000);
 
   it('SIGTERM in the middle of the analysis: exit 143, its private temp folder removed, no output left', async () => {

@@ -36,6 +36,11 @@ async function typedPrompts(home: string): Promise<string[]> {
     const p = JSON.parse(String(r.data)) as R;
     if (p.type === 'text' && !p.synthetic) out.push(`opencode\0${p.text}`);
   }
+  // Kilo Code's CLI (an OpenCode fork): the same tables in kilo.db.
+  for (const r of await sql('.local/share/kilo/kilo.db', "SELECT p.data FROM part p JOIN message m ON m.id = p.message_id WHERE json_extract(m.data, '$.role') = 'user'")) {
+    const p = JSON.parse(String(r.data)) as R;
+    if (p.type === 'text' && !p.synthetic) out.push(`kilo-code\0${p.text}`);
+  }
   for (const f of files(join(home, '.local/share/opencode/storage/part'))) {
     const p = JSON.parse(readFileSync(f, 'utf8')) as R;
     const m = JSON.parse(readFileSync(join(home, '.local/share/opencode/storage/message', String(p.sessionID), `${p.messageID}.json`), 'utf8')) as R;
@@ -131,6 +136,8 @@ describe('opencode + goose + crush + amazon-q end to end: one home holding all f
       ['amazon-q', 5],
       ['crush', 2],
       ['goose', 5],
+      // Kilo Code's CLI store (kilo.db of opencode-live): two sessions, parsed by the kilo-code plugin.
+      ['kilo-code', 2],
       ['opencode', 4],
     ]);
   });
@@ -151,6 +158,8 @@ describe('opencode + goose + crush + amazon-q end to end: one home holding all f
         ['goose', '20260915_1', '/home/dev/shop'],
         ['goose', 'cli-spike', '/home/dev/infra'],
         ['goose', 'old-session', '/home/dev/shop'],
+        ['kilo-code', 'ses_dd0548be9ffeaDUif6AQtTYm0y', '/home/live-kilo-code/proj'],
+        ['kilo-code', 'ses_dd05655f5ffe98h3F423wRiLxU', '/home/live-kilo-code/proj'],
         ['opencode', 'ses_0ldest0000000000000000001', '/home/live-opencode/proj'],
         ['opencode', 'ses_6aade4081ffeLegacyOnly0001', '/home/live-opencode/proj'],
         ['opencode', 'ses_dd059960effeE0W7BAII0xHCUR', '/home/live-opencode/proj'],
@@ -293,5 +302,5 @@ describe('the four agents on macOS and Windows layouts', () => {
     ]);
     const perms = readJsonl<R>(join(T, 'w/timeline.jsonl')).filter((r) => r.agent === 'goose' && r.tag === 'permission_setting');
     expect(perms.length).toBe(4);
-  });
+  }, 300_000); // four CLI runs (dry run, collect, analyze) over an image: minutes on a loaded machine
 });

@@ -311,7 +311,8 @@ describe('aitrail analyze on a hostile unpacked collection folder', () => {
     }
     reader.close();
     plant(dir);
-    const r = await runCli(['analyze', dir, '--out', join(T, 'out')], { cwd: join(T, 'cwd'), env: { TMPDIR: join(T, 'tmp') }, timeoutMs: 15_000 });
+    // A FIFO that blocked would block forever; 90 s tells that apart from a slow start on a loaded machine.
+    const r = await runCli(['analyze', dir, '--out', join(T, 'out')], { cwd: join(T, 'cwd'), env: { TMPDIR: join(T, 'tmp') }, timeoutMs: 90_000 });
     return { code: r.code, stderr: r.stderr, stdout: r.stdout, timedOut: r.timedOut, T, timeline: [] };
   }
 
@@ -348,5 +349,5 @@ describe('aitrail analyze on a hostile unpacked collection folder', () => {
     expect(a.code).toBe(2);
     expect(stackTraceLines(a.stderr)).toEqual([]);
     expect(a.stderr).toMatch(/collection\.json/);
-  }, 30_000);
+  }, 150_000);
 });

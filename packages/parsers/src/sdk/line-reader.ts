@@ -148,6 +148,29 @@ export async function* readLines(source: AsyncIterable<Buffer | Uint8Array>, opt
     for (;;) {
       const nl = chunk.indexOf(NL, start);
       if (nl < 0) break;
+      // The whole lines of a chunk after its first are decoded in one call when they are valid
+      // UTF-8 (a call per line costs more than the decoding); on a decode error, line by line.
+      if (partLen === 0 && !overLong && !first && nl > start && chunk.length <= max) {
+        const last = chunk.lastIndexOf(NL);
+        let text: string | null = null;
+        try {
+          text = utf8.decode(chunk.subarray(start, last));
+        } catch {
+          // an invalid sequence somewhere: the per-line path below says which line
+        }
+        if (text !== null) {
+          let at = 0;
+          for (let i = text.indexOf('\n'); ; i = text.indexOf('\n', at)) {
+            const end = i < 0 ? text.length : i;
+            lineNo += 1;
+            yield { line: lineNo, text: text.charCodeAt(end - 1) === 13 ? text.slice(at, end - 1) : text.slice(at, end), cut: false, badUtf8: false };
+            if (i < 0) break;
+            at = i + 1;
+          }
+          start = last + 1;
+          continue;
+        }
+      }
       take(chunk.subarray(start, nl));
       const buf = parts.length === 1 ? parts[0] : Buffer.concat(parts, partLen);
       parts = [];

@@ -37,3 +37,13 @@ describe('rows', () => {
     expect(unreadableRow('not a SQLite database')).toMatchObject({ turn_type: 'system', text: 'parser: unreadable file (not a SQLite database)', source_line: null, tag: 'unreadable' });
   });
 });
+
+describe('rows keep the key order of the spread they replaced', () => {
+  it('makeRow, badLineRow and unreadableRow list their keys as before', () => {
+    const fields = { session_id: 's', tag: 'x', extra: 1 } as never;
+    const spreadRow = (turn: string, text: string, f: object) => ({ timestamp_utc: '', session_id: '', project_path: '', git_branch: '', model: '', tool_name: '', tool_use_id: '', source_line: null, ...f, turn_type: turn, text });
+    expect(Object.keys(makeRow('user', 't', fields))).toEqual(Object.keys(spreadRow('user', 't', fields)));
+    expect(Object.keys(badLineRow('r', 'l', 3, { session_id: 's' }))).toEqual(Object.keys(spreadRow('system', 'x', { session_id: 's', source_line: 3, tag: 'bad_line' })));
+    expect(Object.keys(unreadableRow('r', { model: 'm' }))).toEqual(Object.keys(spreadRow('system', 'x', { model: 'm', tag: 'unreadable' })));
+  });
+});

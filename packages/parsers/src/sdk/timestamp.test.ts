@@ -107,3 +107,19 @@ describe('toUtc', () => {
     expect(toUtc('garbage')).toBe('');
   });
 });
+
+describe('normalizeTimestamp, canonical input', () => {
+  it('gives back what the full parse gives, for canonical-looking strings valid or not (property)', () => {
+    const pad = (n: number, w: number) => String(n).padStart(w, '0');
+    const arb = fc
+      .tuple(fc.integer({ min: 1960, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 61 }), fc.integer({ min: 0, max: 999 }))
+      .map(([y, mo, d, h, mi, s, ms]) => `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}.${pad(ms, 3)}Z`);
+    fc.assert(
+      fc.property(arb, (s) => {
+        // The slow path is the same input with a space the fast path does not take.
+        expect(normalizeTimestamp(s)).toEqual(normalizeTimestamp(` ${s}`));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});

@@ -15,6 +15,7 @@ const MAX_MS = 253402300799999;
  * Anything else is refused with a reason, never guessed.
  */
 export function normalizeTimestamp(input: unknown): TimestampResult {
+  if (typeof input === 'string' && input.length === 24 && isCanonical(input)) return { ok: true, value: input };
   if (input === null || input === undefined || input === '') return { ok: false, reason: 'no timestamp' };
   if (typeof input === 'number') return fromEpoch(input);
   if (typeof input !== 'string') return { ok: false, reason: `not a timestamp: ${typeof input}` };
@@ -47,6 +48,27 @@ export function normalizeTimestamp(input: unknown): TimestampResult {
   const check = new Date(Date.UTC(parts[0], parts[1] - 1, parts[2]));
   if (check.getUTCDate() !== parts[2]) return invalid;
   return format(t);
+}
+
+const CANONICAL = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const num = (s: string, at: number, n: number) => {
+  let v = 0;
+  for (let i = at; i < at + n; i++) v = v * 10 + s.charCodeAt(i) - 48;
+  return v;
+};
+
+/**
+ * Already `YYYY-MM-DDTHH:mm:ss.sssZ`, a real instant from 1970 on (no leap second, no 24:00):
+ * normalizing would give the same text back, so the common case skips the parse.
+ */
+function isCanonical(s: string): boolean {
+  if (!CANONICAL.test(s)) return false;
+  const y = num(s, 0, 4);
+  const mo = num(s, 5, 2);
+  const d = num(s, 8, 2);
+  if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > DAYS[mo - 1] || num(s, 11, 2) > 23 || num(s, 14, 2) > 59 || num(s, 17, 2) > 59) return false;
+  return mo !== 2 || d < 29 || (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0));
 }
 
 function fromEpoch(n: number): TimestampResult {

@@ -59,7 +59,9 @@ export function configLines(cfg: JsonObject): Line[] {
   const out: Line[] = [];
   for (const [path, entry] of Object.entries(asObject(cfg.projects) ?? {})) {
     const trust = asObject(entry)?.trust_level;
-    if (trust !== undefined) out.push([`permission setting: projects.${path}.trust_level=${value(trust)}`, 'permission_setting', path]);
+    // The text keeps the key as written; the project is the path without Windows' verbatim prefix
+    // (`\\?\C:\x`, Codex's canonical form on Windows), the form a cwd is recorded in.
+    if (trust !== undefined) out.push([`permission setting: projects.${path}.trust_level=${value(trust)}`, 'permission_setting', path.replace(/^\\\\\?\\(?=[A-Za-z]:)/, '')]);
   }
   out.push(...policyLines('', cfg));
   for (const [name, p] of Object.entries(asObject(cfg.profiles) ?? {})) if (isObject(p)) out.push(...policyLines(`profiles.${name}.`, p));

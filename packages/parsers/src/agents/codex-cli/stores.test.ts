@@ -184,6 +184,15 @@ enabled = false
     expect(parser('config').readsSecretFile?.('.codex/config.toml')).toBe(true);
   });
 
+  it('a Windows key in its verbatim form names the project without the \\\\?\\ prefix; the text keeps the key', async () => {
+    const body = "[projects.'\\\\?\\C:\\Users\\me\\repo']\ntrust_level = \"trusted\"\n[projects.'C:\\Users\\me']\ntrust_level = \"trusted\"\n";
+    const rows = await collectRows(parser('config'), memoryArtifact('.codex/config.toml', body), recordingContext());
+    expect(rows.map((r) => [r.text, r.project_path])).toEqual([
+      ['permission setting: projects.\\\\?\\C:\\Users\\me\\repo.trust_level=trusted', 'C:\\Users\\me\\repo'],
+      ['permission setting: projects.C:\\Users\\me.trust_level=trusted', 'C:\\Users\\me'],
+    ]);
+  });
+
   it('a project’s .codex/config.toml: its servers are project-scoped, its rows name the project', async () => {
     const ctx = recordingContext();
     const rows = await collectRows(parser('config'), memoryArtifact('.codex/config.toml', 'sandbox_mode = "read-only"\n[mcp_servers.db]\ncommand = "db-mcp"\n', {}, { scope: 'project', projectRoot: '/srv/proj' }), ctx);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HOMES, runFile, runText, SESSION_REL } from './test-helpers/run.js';
+import { HOMES, parserFor, runFile, runText, SESSION_REL } from './test-helpers/run.js';
+import type { Row } from '../../sdk/types.js';
 
 // The flat session form (<id>.json, VS Code before 1.109, and the legacy objects), streamed with
 // the SDK's readJsonArray: the same rows as the log form for the same records, one request at a
@@ -79,5 +80,20 @@ describe('flat .json sessions', () => {
     const r = await runText(REL, session([request(1, 'one')], { sessionId: 'someone-else' }));
     expect(new Set(r.rows.map((x) => x.session_id))).toEqual(new Set([SID]));
     expect(r.ctx.warnings).toEqual([{ message: `the session object names session someone-else but the file is named ${SID}; the file name is used` }]);
+  });
+
+  it('reads a session in transit between windows (transferredChatSessions) as a secondary copy of the flat form, the same rows', async () => {
+    const moved = `.config/Code/User/globalStorage/transferredChatSessions/${SID}.json`;
+    const p = parserFor(moved);
+    expect(p).toBe(parserFor(REL));
+    // Secondary within a minute (the same epoch values as the workspace copy): the analyzer drops
+    // each of its rows the primary file holds, and keeps the rest.
+    expect([p.secondary(moved), p.secondaryToleranceSeconds(moved), p.secondary(REL), p.secondaryToleranceSeconds(REL)]).toEqual([true, 60, false, 0]);
+    const text = session([request(1, 'one'), request(2, 'two')]);
+    const strip = (rows: Row[]) => rows.map(({ project_path: _p, ...r }) => r);
+    const [inTransit, inWorkspace] = [await runText(moved, text), await runText(REL, text)];
+    expect(inTransit.short.filter(([, t]) => t === 'user').map(([, , , x]) => x)).toEqual(['one', 'two']);
+    expect(strip(inTransit.rows)).toEqual(strip(inWorkspace.rows));
+    expect([inTransit.ctx.warnings, inTransit.ctx.unknowns]).toEqual([[], []]);
   });
 });

@@ -1,0 +1,60 @@
+// The bench's corpora under bench/.work/corpus/, each made once and reused: the generator's
+// synthetic homes (one per size and seed), a home whose one event log is N lines of `{}` (every
+// line a bad-line row: the row-count extreme), and a fleet of small corpora (one per machine).
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { GENERATOR_VERSION, generate } from '../generate.mjs';
+import { ROOT } from './packages.mjs';
+
+const CORPUS = join(ROOT, 'bench', '.work', 'corpus');
+
+/** `160m`, `1g`, `512k`: a size in bytes as a short label. */
+export function sizeLabel(bytes) {
+  const g = bytes / 1024 ** 3;
+  if (g >= 1 && Number.isInteger(g)) return `${g}g`;
+  const m = bytes / 1024 ** 2;
+  return Number.isInteger(m) ? `${m}m` : `${(bytes / 1024).toFixed(0)}k`;
+}
+
+/** A generated corpus of `size` bytes, made once per seed and generator version, then reused. */
+export function corpusOf(size, seed, name) {
+  const dir = join(CORPUS, name ?? `seed${seed}-${sizeLabel(size)}`);
+  const label = name ?? sizeLabel(size);
+  const meta = join(dir, 'corpus.json');
+  let c = existsSync(meta) ? JSON.parse(readFileSync(meta, 'utf8')) : null;
+  if (!c || c.generator !== GENERATOR_VERSION || c.size !== size || c.seed !== seed) {
+    process.stderr.write(`generating ${sizeLabel(size)} corpus (seed ${seed}) in ${dir}\n`);
+    c = generate({ out: dir, size, seed });
+  }
+  return { ...c, dir, label };
+}
+
+/**
+ * One home whose only artifact is an event log of `lines` lines of `{}`: each is a bad-line row
+ * (an object without a "type"), so the rows are as many as the lines and as small as rows get.
+ */
+export function manyRowsCorpus(lines) {
+  const label = `rows-${lines}`;
+  const dir = join(CORPUS, label);
+  const meta = join(dir, 'corpus.json');
+  if (existsSync(meta)) {
+    const c = JSON.parse(readFileSync(meta, 'utf8'));
+    if (c.lines === lines) return { ...c, dir, label };
+  }
+  process.stderr.write(`writing ${lines} lines of {} in ${dir}\n`);
+  rmSync(dir, { recursive: true, force: true });
+  const rel = '.copilot/session-state/00000000-0000-4000-8000-0000000000aa/events.jsonl';
+  mkdirSync(join(dir, 'alice', rel, '..'), { recursive: true });
+  const fd = openSync(join(dir, 'alice', rel), 'w');
+  const block = '{}\n'.repeat(100_000);
+  for (let n = 0; n < lines; n += 100_000) writeSync(fd, n + 100_000 <= lines ? block : '{}\n'.repeat(lines - n));
+  closeSync(fd);
+  const c = { generator: 'rows', lines, homes: ['alice'], sessions: [{ user: 'alice', rel, bytes: lines * 3 }], counts: { '{}': lines }, bytes: lines * 3, eventsBytes: lines * 3 };
+  writeFileSync(meta, `${JSON.stringify(c)}\n`);
+  return { ...c, dir, label };
+}
+
+/** `count` generated corpora of `size` bytes each (seeds 101, 102, ...): one machine each. */
+export function fleetCorpora(count, size) {
+  return Array.from({ length: count }, (_, i) => corpusOf(size, 101 + i, `fleet-${String(i + 1).padStart(2, '0')}-${sizeLabel(size)}`));
+}

@@ -1,0 +1,118 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { csvLine, TIMELINE_COLUMNS } from './csv.js';
+import { jsonLine } from './outputs.js';
+import { compareRecords, newRecordView, RecordWriter, readRecord, recordOffsets, TEXT_TAGS, timeKey, unitText, utf8Length } from './record.js';
+import type { TimelineRow } from './row.js';
+
+const base: TimelineRow = { timestamp_utc: '', host: 'h', user: 'u', agent: 'a', session_id: '', project_path: '', git_branch: '', model: '', turn_type: 'user', tool_name: '', tool_use_id: '', text: '', source_file: 'homes/u/f', source_line: null, ord: 7 };
+
+/** Serialize rows into records and read every record back. */
+function roundTrip(rows: TimelineRow[], chunkBytes = 1 << 20): { chunk: Buffer; off: number }[] {
+  const chunks: Buffer[] = [];
+  const w = new RecordWriter((c) => chunks.push(Buffer.from(c)), chunkBytes);
+  for (const r of rows) w.add(r, unitText(r.host, r.user, r.agent, r.source_file));
+  w.flush();
+  return chunks.flatMap((chunk) => [...recordOffsets(chunk)].map((off) => ({ chunk, off })));
+}
+
+const text = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ unit: fc.constantFrom('a', '"', ',', '\n', '\r', '\\', '\u0000', '\u001f', '\u007f', 'é', '\u2028', '😀', '\ud800', ' '), maxLength: 6000 }),
+);
+const rowArb = fc.record({
+  timestamp_utc: fc.oneof(fc.constant(''), fc.date({ min: new Date(0), max: new Date(253402300799999), noInvalidDate: true }).map((d) => d.toISOString())),
+  host: text,
+  user: text,
+  agent: text,
+  session_id: text,
+  project_path: text,
+  git_branch: text,
+  model: text,
+  turn_type: fc.constantFrom('system', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result'),
+  tool_name: text,
+  tool_use_id: text,
+  text,
+  source_file: text,
+  source_line: fc.oneof(fc.constant(null), fc.nat()),
+  ord: fc.nat(),
+  tag: fc.oneof(fc.constant(undefined), fc.constantFrom(...TEXT_TAGS, 'bad_line', 'x,"y"')),
+  sec: fc.boolean(),
+}) as fc.Arbitrary<TimelineRow>;
+
+describe('row records', () => {
+  it('hold exactly the timeline.jsonl line and the timeline.csv record of the row (property)', () => {
+    fc.assert(
+      fc.property(fc.array(rowArb, { minLength: 1, maxLength: 8 }), fc.integer({ min: 64, max: 4096 }), (rows, chunkBytes) => {
+        for (const r of rows) if (r.tag === undefined) delete r.tag;
+        const got = roundTrip(rows, chunkBytes);
+        expect(got).toHaveLength(rows.length);
+        const v = newRecordView();
+        got.forEach(({ chunk, off }, i) => {
+          const r = rows[i];
+          readRecord(chunk, off, v);
+          // Bytes as the outputs were written before records: each line's text encoded as UTF-8.
+          expect(chunk.subarray(v.json[0], v.json[5]).equals(Buffer.from(jsonLine(r)))).toBe(true);
+          expect(chunk.subarray(v.csv[0], v.csv[5]).equals(Buffer.from(csvLine(TIMELINE_COLUMNS.map((c) => r[c] as string | number | null))))).toBe(true);
+          // The values the last pass may rewrite are where the record says.
+          expect(chunk.toString('utf8', v.json[1], v.json[2])).toBe(JSON.stringify(r.project_path));
+          expect(chunk.toString('utf8', v.json[3], v.json[4])).toBe(JSON.stringify(r.git_branch));
+          // What the copy rule compares: model, turn type, tool, tool use id and text, as JSON.
+          expect(chunk.subarray(v.json[4], v.contentEnd).equals(Buffer.from(`,"model":${JSON.stringify(r.model)},"turn_type":${JSON.stringify(r.turn_type)},"tool_name":${JSON.stringify(r.tool_name)},"tool_use_id":${JSON.stringify(r.tool_use_id)},"text":${JSON.stringify(r.text)}`))).toBe(true);
+          expect([v.ord, v.sec, v.tag, v.turn_type, v.timestamp_utc]).toEqual([r.ord, !!r.sec, r.tag ?? '', r.turn_type, r.timestamp_utc]);
+          expect(v.text).toBe(TEXT_TAGS.has(r.tag ?? '') ? r.text : '');
+          expect([v.session_id, v.project_path, v.git_branch, v.model, v.tool_name]).toEqual([r.session_id, r.project_path, r.git_branch, r.model, r.tool_name]);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('sort in timeline order: dated first by time (as strings compare), then undated, ties by ord', () => {
+    const stamps = ['', '2026-01-02T00:00:00.000Z', '2026-01-01T23:59:59.999Z', '+010000-01-01T00:00:00.000Z', '-000001-01-01T00:00:00.000Z', '2026-01-01T23:59:59.999Z', ''];
+    const rows = stamps.map((ts, i) => ({ ...base, timestamp_utc: ts, ord: 100 - i }));
+    const recs = roundTrip(rows);
+    const cmpRows = (a: TimelineRow, b: TimelineRow) => {
+      if ((a.timestamp_utc === '') !== (b.timestamp_utc === '')) return a.timestamp_utc === '' ? 1 : -1;
+      if (a.timestamp_utc !== b.timestamp_utc) return a.timestamp_utc < b.timestamp_utc ? -1 : 1;
+      return a.ord - b.ord;
+    };
+    const want = rows.map((_, i) => i).sort((a, b) => cmpRows(rows[a], rows[b]));
+    const got = recs.map((_, i) => i).sort((a, b) => compareRecords(recs[a].chunk, recs[a].off, recs[b].chunk, recs[b].off));
+    expect(got).toEqual(want);
+  });
+
+  it('key a timestamp by its digits', () => {
+    expect(timeKey('2026-10-01T09:08:07.654Z')).toEqual([20261001, 90807654]);
+    expect(timeKey('')[0]).toBe(Number.POSITIVE_INFINITY);
+    expect(timeKey('+010000-01-01T00:00:00.000Z')[0]).toBe(Number.NEGATIVE_INFINITY);
+  });
+  it('hold a text of several 1 Mi-unit pieces exactly: a surrogate pair across a piece boundary, lone surrogates, quotes', () => {
+    const P = 1 << 20;
+    // A pair whose high half is the last unit of the first piece; a lone high surrogate ending the
+    // second; quotes, commas, newlines and control characters throughout.
+    const filler = (n: number) => 'a"b,c\n\u0001é😀'.repeat(Math.ceil(n / 10)).slice(0, n);
+    let t = `${filler(P - 1)}\ud83d\ude00${filler(P - 3)}\ud800${filler(5000)}`;
+    if ((t.charCodeAt(P - 1) & 0xfc00) !== 0xd800) throw new Error('the pair must straddle the piece boundary');
+    t += '\udc00 end';
+    for (const quoted of [t, t.replace(/[",\n\r]/g, '-')]) {
+      const r: TimelineRow = { ...base, text: quoted, source_line: 3 };
+      const [{ chunk, off }] = roundTrip([r]);
+      const v = newRecordView();
+      readRecord(chunk, off, v);
+      expect(chunk.subarray(v.json[0], v.json[5]).equals(Buffer.from(jsonLine(r)))).toBe(true);
+      expect(chunk.subarray(v.csv[0], v.csv[5]).equals(Buffer.from(csvLine(TIMELINE_COLUMNS.map((c) => r[c] as string | number | null))))).toBe(true);
+    }
+  });
+});
+
+describe('utf8Length', () => {
+  it('counts what Buffer.write writes, lone surrogates as U+FFFD (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'é', '€', '😀', '\ud800', '\udc00', '\u007f', '\u0080', '\u07ff', '\u0800'), maxLength: 400 }), (s) => {
+        expect(utf8Length(s)).toBe(Buffer.from(s, 'utf8').length);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

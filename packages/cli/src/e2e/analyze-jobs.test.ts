@@ -1,0 +1,87 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { openArchive } from '@aitrail/collector';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error the bench generator is plain JavaScript without declarations
+import { generate } from '../../../../bench/generate.mjs';
+import { readJsonl, REPO, runCli, stackTraceLines } from './test-helpers/hostile-harness.js';
+
+// The outputs do not depend on how the parse is run: on one thread or four, with the rows held
+// in memory or spilled to runs after every chunk (AITRAIL_ROW_MEMORY_MB=0), the same inputs give
+// the same bytes. Inputs: every fixture home in one collection, a generated two-home corpus
+// (thousands of rows, secondary stores, dedup), and a tampered unpacked collection (a member
+// whose hash fails, seen by another parser as a sibling: the parse is redone knowing it).
+
+const OUTPUTS = ['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl'];
+const SID = '5e55a0a1-0000-4000-8000-000000000001';
+let T: string;
+const inputs: Record<string, string> = {};
+
+function flipByte(file: string, at: number): void {
+  const b = readFileSync(file);
+  b[at] ^= 0x01;
+  writeFileSync(file, b);
+}
+
+beforeAll(async () => {
+  T = mkdtempSync(join(tmpdir(), 'aitrail-e2e-jobs-'));
+  const homes = readdirSync(join(REPO, 'fixtures/homes')).sort();
+  const c = await runCli(['collect', ...homes.flatMap((h) => ['--home', join(REPO, 'fixtures/homes', h)]), '--out', join(T, 'homes.zip')], { timeoutMs: 120_000 });
+  expect(c.code, c.stderr).toBe(0);
+  inputs.homes = join(T, 'homes.zip');
+  generate({ out: join(T, 'gen'), size: 6 * 1024 * 1024, seed: 5, homes: 2 });
+  const g = await runCli(['collect', '--home', join(T, 'gen/alice'), '--home', join(T, 'gen/bob'), '--out', join(T, 'gen.zip')], { timeoutMs: 120_000 });
+  expect(g.code, g.stderr).toBe(0);
+  inputs.generated = join(T, 'gen.zip');
+  const s = await runCli(['collect', '--home', join(REPO, 'fixtures/homes/seed-copilot'), '--out', join(T, 'seed.zip')], { timeoutMs: 120_000 });
+  expect(s.code, s.stderr).toBe(0);
+  // The seed's collection unpacked, the way a responder may hand it over.
+  const dir = join(T, 'tampered');
+  const zip = await openArchive(join(T, 'seed.zip'));
+  for (const name of zip.members.keys()) {
+    const chunks: Buffer[] = [];
+    for await (const ch of await zip.openMember(name)) chunks.push(ch as Buffer);
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), Buffer.concat(chunks));
+  }
+  zip.close();
+  // Same size, other bytes: the hash fails after the parse has read them.
+  flipByte(join(dir, `homes/seed-copilot/.copilot/session-state/${SID}/events.jsonl`), 100);
+  flipByte(join(dir, 'homes/seed-copilot/.copilot/session-store.db-wal'), 5000);
+  inputs.tampered = dir;
+}, 300_000);
+afterAll(() => rmSync(T, { recursive: true, force: true }));
+
+async function analyzeWith(input: string, label: string, args: string[], env: Record<string, string> = {}): Promise<Record<string, Buffer>> {
+  const out = join(T, `out-${label}`);
+  const r = await runCli(['analyze', input, '--out', out, ...args], { env, timeoutMs: 240_000 });
+  expect(r.code, r.stderr.slice(-2000)).toBe(0);
+  expect(stackTraceLines(r.stderr)).toEqual([]);
+  return Object.fromEntries(OUTPUTS.map((f) => [f, readFileSync(join(out, f))]));
+}
+
+describe.each(['homes', 'generated', 'tampered'])('the %s input', (name) => {
+  let ref: Record<string, Buffer>;
+  beforeAll(async () => {
+    ref = await analyzeWith(inputs[name], `${name}-1`, ['--jobs', '1']);
+  }, 300_000);
+
+  it.each([
+    ['4 jobs', ['--jobs', '4'], {}],
+    ['2 jobs, every chunk spilled to a run', ['--jobs', '2'], { AITRAIL_ROW_MEMORY_MB: '0' }],
+    ['1 job, every chunk spilled to a run', ['--jobs', '1'], { AITRAIL_ROW_MEMORY_MB: '0' }],
+  ])('gives the same bytes with %s as with 1 job', async (label, args, env) => {
+    const got = await analyzeWith(inputs[name], `${name}-${label.replace(/\W+/g, '-')}`, args as string[], env as Record<string, string>);
+    for (const f of OUTPUTS) expect(got[f].equals(ref[f]), `${f} differs`).toBe(true);
+  }, 300_000);
+
+  it('has rows, and leaves out what failed its check', () => {
+    const tl = readJsonl<Record<string, unknown>>(join(T, `out-${name}-1`, 'timeline.jsonl'));
+    expect(tl.length).toBeGreaterThan(name === 'generated' ? 1000 : 10);
+    if (name !== 'tampered') return;
+    const inv = JSON.parse(ref['inventory.json'].toString('utf8'));
+    expect(inv.collections[0].integrity.mismatched.map((p: { archive_path: string }) => p.archive_path).sort()).toEqual([`homes/seed-copilot/.copilot/session-state/${SID}/events.jsonl`, 'homes/seed-copilot/.copilot/session-store.db-wal']);
+    expect(tl.filter((r) => String(r.source_file).endsWith('events.jsonl'))).toEqual([]);
+  });
+});

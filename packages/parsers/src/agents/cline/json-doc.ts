@@ -1,0 +1,30 @@
+import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
+import { unreadableRow } from '../../sdk/row.js';
+import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import type { Artifact, Row } from '../../sdk/types.js';
+
+const MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A small JSON file read whole (task metadata, indexes, settings; JSONC tolerated as VS Code
+ * writes settings), or the one unreadable row that says why not. `secret`: the file may hold
+ * credentials, so the reason names the error and its offset, never the text.
+ */
+export async function readJsonDoc(a: Artifact, sessionId = '', secret = false): Promise<{ ok: true; value: unknown } | { ok: false; row: Row }> {
+  const fields = { timestamp_utc: a.mtime, session_id: sessionId };
+  const r = await readSmall(a.stream(), MAX_BYTES);
+  if (!r.ok) return { ok: false, row: unreadableRow(r.reason, fields) };
+  const errors: ParseError[] = [];
+  let value: unknown;
+  try {
+    value = parseJsonc(utf8Text(r.buffer), errors, { allowTrailingComma: true, disallowComments: false });
+  } catch (e) {
+    return { ok: false, row: unreadableRow(secret ? 'expected JSON, found text that cannot be parsed' : `expected JSON, found text that cannot be parsed: ${(e as Error).message}`, fields) };
+  }
+  if (errors.length > 0 || value === undefined) {
+    const e = errors[0];
+    const where = e ? `${printParseErrorCode(e.error)} at offset ${e.offset}` : 'an empty file';
+    return { ok: false, row: unreadableRow(`expected JSON, found invalid JSON: ${where}`, fields) };
+  }
+  return { ok: true, value };
+}

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { embeddedCatalogs } from './embedded.js';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type YAMLMap } from 'yaml';
@@ -132,7 +133,9 @@ const AGENT_ID = /^[a-z0-9][a-z0-9._-]*$/;
 /** Load the built-in catalogs plus extra files and texts (plugins); validates them all. */
 export function loadCatalogs(opts: { files?: string[]; texts?: { source: string; text: string }[] } = {}): Catalog[] {
   const inputs: { source: string; text: string }[] = [];
-  for (const name of readdirSync(BUILTIN_CATALOG_DIR).sort()) {
+  const embedded = embeddedCatalogs();
+  if (embedded) inputs.push(...embedded.catalogs.map((c) => ({ source: `catalog/${c.name}`, text: c.text })));
+  for (const name of embedded ? [] : readdirSync(BUILTIN_CATALOG_DIR).sort()) {
     if (name.endsWith('.yaml') || name.endsWith('.yml')) {
       const file = BUILTIN_CATALOG_DIR + name;
       inputs.push({ source: file, text: readFileSync(file, 'utf8') });

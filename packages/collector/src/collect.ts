@@ -48,7 +48,7 @@ async function resolveHomes(opts: CollectOptions, platform: NodeJS.Platform): Pr
     const root = path.resolve(opts.root);
     const st = await stat(root).catch(() => undefined);
     if (!st?.isDirectory()) throw new CollectUsageError(`--root ${opts.root}: expected a directory (a mounted image), found none; check the path`);
-    const layout = detectLayout(root, path, listDir);
+    const layout = opts.imported?.layout ?? detectLayout(root, path, listDir);
     if (!layout) {
       throw new CollectUsageError(
         `--root ${opts.root}: found neither Users/ (Windows, macOS) nor home/ (Linux) in it; point --root at the image's top folder`,
@@ -192,7 +192,8 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
       notes: run.notes,
       compression: writer.compressionInfo(),
       system_paths: takeSystem,
-      ...(opts.root ? { root: path.resolve(opts.root), collector_os: { platform, release: os.release(), arch: os.arch() } } : {}),
+      ...(opts.root && !opts.imported ? { root: path.resolve(opts.root), collector_os: { platform, release: os.release(), arch: os.arch() } } : {}),
+      ...(opts.imported ? { imported_from: opts.imported.info, collector_os: { platform, release: os.release(), arch: os.arch() } } : {}),
     };
     writer.addBuffer(Buffer.from(`${JSON.stringify(info, null, 2)}\n`, 'utf8'), 'collection.json', ended.getTime());
     const done = await writer.finish();

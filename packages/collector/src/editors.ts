@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { embeddedCatalogs } from './embedded.js';
 import { fileURLToPath } from 'node:url';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type YAMLMap } from 'yaml';
 
@@ -146,7 +147,8 @@ let cached: EditorFamily[] | undefined;
 
 /** The built-in editor table (read once). */
 export function loadEditorFamilies(): EditorFamily[] {
-  cached ??= parseEditorFamilies(EDITOR_TABLE_FILE, readFileSync(EDITOR_TABLE_FILE, 'utf8'));
+  const embedded = embeddedCatalogs()?.editors;
+  cached ??= embedded ? parseEditorFamilies('catalog/families/editors.yaml', embedded) : parseEditorFamilies(EDITOR_TABLE_FILE, readFileSync(EDITOR_TABLE_FILE, 'utf8'));
   return cached;
 }
 

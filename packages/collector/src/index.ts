@@ -66,3 +66,7 @@ export { decodeName, decodeRoot, encodeRoot, memberRel } from './names.js';
 export { atPath, hintText, hintValues, readHintValues, stripJsonComments } from './project-hints.js';
 export { classifyRel, type Disposition } from './classify.js';
 export { MAX_MANIFEST_LINE, type StreamLine, streamLines } from './line-stream.js';
+export { importForeign, type ImportOptions, type ImportSummary } from './foreign/import.js';
+export type { ImportedFrom } from './types.js';
+export type { ImportHook } from './options.js';
+export { EXPORT_FORMATS, type ExportFormat, exportCatalogs } from './export/index.js';

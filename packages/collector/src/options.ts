@@ -46,6 +46,24 @@ export interface CollectOptions {
   projectWalkLimit?: { maxDepth?: number; maxEntries?: number };
   /** Abort (Ctrl-C, SIGTERM): the `.partial` is removed and collect rejects. */
   signal?: AbortSignal;
+  /** Set by `aitrail import`: `root` is a staged copy of a foreign collection standing in for the target. */
+  imported?: ImportHook;
+}
+
+/**
+ * How a collection of a staged foreign collection (`aitrail import`) differs from one of a
+ * mounted image: rows name the target's paths and the source's times, a member whose recorded
+ * hash does not match is refused, and collection.json says where it came from.
+ */
+export interface ImportHook {
+  /** The target's layout, as the source collector recorded it (the staged tree may be too sparse to tell). */
+  layout: Layout;
+  /** Why a staged file must not be read or parsed (its recorded hash does not match), or undefined. */
+  refuse(fsPath: string): string | undefined;
+  /** Rewrite a row in place: target paths, the source's times, provenance. */
+  row(row: ManifestRow): void;
+  /** collection.json `imported_from`. */
+  info: Record<string, unknown>;
 }
 
 /** A progress snapshot (never any file content). */

@@ -11,6 +11,7 @@ import {
   walkRoots,
 } from './globs.js';
 import type { CollectEvents, CollectOptions, SummaryGroup } from './options.js';
+import { decodeName } from './names.js';
 import { readRegularFile } from './read-file.js';
 import type { ManifestRow } from './types.js';
 import { baseRow, type Found, memberName, PROJECT_WALK_LIMIT, type TreeScope, type WalkHost, walkTree } from './walk.js';
@@ -192,6 +193,7 @@ export class Run implements WalkHost {
   }
 
   private emit(row: ManifestRow): void {
+    this.opts.imported?.row(row);
     this.rows.push(row);
     this.events.row?.(row);
     // The path and the reason only: never anything read from the file.
@@ -240,6 +242,14 @@ export class Run implements WalkHost {
       return;
     }
     this.progress(scope, rel);
+    const refused = this.opts.imported?.refuse(decodeName(fsPath).text);
+    if (refused) {
+      row.status = 'error';
+      row.reason = joinReason(refused, row.reason);
+      this.seen.set(key, row);
+      this.emit(row);
+      return;
+    }
     const mode = this.opts.secrets;
     if (this.opts.dryRun) {
       row.status = row.secret && mode !== 'collect' ? 'skipped_secret' : 'collected';

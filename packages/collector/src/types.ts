@@ -44,6 +44,22 @@ export interface ManifestRow {
   project_root?: string;
   /** For a symlink: its target, as read with readlink (never followed). */
   link_target?: string;
+  /** In an imported collection (`aitrail import`): where the file came from and what its collector recorded. */
+  imported?: ImportedFrom;
+}
+
+/** The provenance of a row of an imported collection. */
+export interface ImportedFrom {
+  /** velociraptor, kape or uac. */
+  collector: string;
+  /** The member's name in the foreign collection, as stored. */
+  member: string;
+  /** The hashes the source recorded, each compared with the bytes: `match` or `mismatch`. */
+  hashes: Record<string, { recorded: string; computed: string; check: 'match' | 'mismatch' }>;
+  /** Times and size as the source recorded them (ISO-8601 UTC). */
+  recorded: Record<string, string | number>;
+  /** Where those values were read (`uploads.json line 3`, `..._CopyLog.csv line 7`). */
+  from: string[];
 }
 
 /** `collection.json`: what the collection is. */
@@ -74,6 +90,8 @@ export interface CollectionInfo {
    * the rule that stores a member whose first chunk does not shrink. Absent in older archives.
    */
   compression?: { choice: string; level: number; chunk_bytes: number; store_above: number; stored_members: number; deflated_members: number };
+  /** Made by `aitrail import` from another collector's output: which, and what it said of itself. */
+  imported_from?: Record<string, unknown>;
   /** Whether the host's system paths were walked (a run naming its homes skips them unless --system). */
   system_paths?: boolean;
 }

@@ -1,4 +1,6 @@
-import { anchorDirs, type Catalog, CatalogError, loadCatalogs, type ProjectHint } from '@aitrail/collector';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { anchorDirs, type Catalog, CatalogError, EXPORT_FORMATS, type ExportFormat, exportCatalogs, loadCatalogs, type ProjectHint } from '@aitrail/collector';
 import { Command, Flags } from '@oclif/core';
 import { terminalText } from '../terminal-text.js';
 
@@ -15,15 +17,38 @@ export function loadCatalogsOrFail(cmd: Command, files: string[] | undefined): C
 /** `aitrail catalog`: list the agents and their globs. */
 export class CatalogCommand extends Command {
   static override description = 'List the catalog: each agent and the paths collect takes, excludes and flags as secrets.';
-  static override examples = ['<%= config.bin %> catalog', '<%= config.bin %> catalog --json --catalog ./my-agent.yaml'];
+  static override examples = [
+    '<%= config.bin %> catalog',
+    '<%= config.bin %> catalog --json --catalog ./my-agent.yaml',
+    '<%= config.bin %> catalog --format velociraptor --out ./artifacts',
+    '<%= config.bin %> catalog --format kape --out C:\\KAPE',
+    '<%= config.bin %> catalog --format uac --out ./uac',
+  ];
   static override flags = {
     json: Flags.boolean({ description: 'print the catalogs as JSON' }),
+    format: Flags.string({ description: 'export the catalogs for another collector: a Velociraptor artifact, KAPE targets or UAC artifacts', options: [...EXPORT_FORMATS] }),
+    out: Flags.string({ description: 'with --format: the folder the files are written into (KAPE: its folder, UAC: its source tree)', dependsOn: ['format'] }),
     catalog: Flags.string({ description: 'an extra catalog YAML file (repeatable)', multiple: true }),
   };
 
   override async run(): Promise<void> {
     const { flags } = await this.parse(CatalogCommand);
     const catalogs = loadCatalogsOrFail(this, flags.catalog);
+    if (flags.format) {
+      const files = exportCatalogs(flags.format as ExportFormat, catalogs, this.config.version);
+      if (!flags.out) {
+        if (files.length > 1) this.error(`--format ${flags.format} writes ${files.length} files: give --out <folder>`, { exit: 2 });
+        process.stdout.write(files[0].text);
+        return;
+      }
+      for (const f of files) {
+        const dst = path.join(flags.out, ...f.name.split('/'));
+        mkdirSync(path.dirname(dst), { recursive: true });
+        writeFileSync(dst, f.text);
+        process.stdout.write(`${terminalText(dst)}\n`);
+      }
+      return;
+    }
     if (flags.json) {
       process.stdout.write(`${JSON.stringify(catalogs, null, 2)}\n`);
       return;

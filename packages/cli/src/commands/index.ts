@@ -2,6 +2,7 @@ import type { Command } from '@oclif/core';
 import { AnalyzeCommand } from './analyze.js';
 import { CatalogCommand } from './catalog.js';
 import { CollectCommand } from './collect.js';
+import { ImportCommand } from './import.js';
 import { ParsersCommand } from './parsers.js';
 import { RulesCommand } from './rules.js';
 import { ScanCommand } from './scan.js';
@@ -13,6 +14,7 @@ export const COMMANDS: Record<string, Command.Class> = {
   analyze: AnalyzeCommand,
   catalog: CatalogCommand,
   collect: CollectCommand,
+  import: ImportCommand,
   parsers: ParsersCommand,
   rules: RulesCommand,
   scan: ScanCommand,

@@ -1,0 +1,33 @@
+// Writes dist/aitrail-collect.cjs: the collector (dist/standalone.js) with the built-in catalogs
+// embedded, bundled by esbuild into one CommonJS file that runs with plain Node 18 or later.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const pkg = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const catalogDir = path.join(pkg, 'catalog');
+const embedded = {
+  catalogs: readdirSync(catalogDir)
+    .filter((n) => n.endsWith('.yaml') || n.endsWith('.yml'))
+    .sort()
+    .map((name) => ({ name, text: readFileSync(path.join(catalogDir, name), 'utf8') })),
+  editors: readFileSync(path.join(catalogDir, 'families', 'editors.yaml'), 'utf8'),
+};
+await build({
+  stdin: {
+    contents: `import { runStandalone } from './dist/standalone.js';\nrunStandalone(process.argv.slice(2), ${JSON.stringify(embedded)}, __filename).then((code) => { process.exitCode = code; });\n`,
+    resolveDir: pkg,
+    sourcefile: 'aitrail-collect-entry.js',
+  },
+  bundle: true,
+  platform: 'node',
+  target: 'node18',
+  format: 'cjs',
+  outfile: path.join(pkg, 'dist', 'aitrail-collect.cjs'),
+  // The catalog folder is embedded; import.meta.url only names where it would have been.
+  define: { 'import.meta.url': '__aitrail_url' },
+  banner: { js: "#!/usr/bin/env node\n'use strict';\nconst __aitrail_url = require('node:url').pathToFileURL(__filename).href;" },
+  legalComments: 'inline',
+  logLevel: 'warning',
+});

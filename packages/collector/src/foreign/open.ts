@@ -1,0 +1,43 @@
+import { stat } from 'node:fs/promises';
+import { CollectUsageError } from '../options.js';
+import { isKape, openKape } from './kape.js';
+import { type FileTree, openDirTree, openZipTree } from './tree.js';
+import type { ForeignSource } from './types.js';
+import { isUacTree, openUacTar, openUacTree } from './uac.js';
+import { isVelociraptor, openVelociraptor } from './velociraptor.js';
+
+/**
+ * Where a collection sits in a tree: at the top, or one folder down (a zip unpacked into a folder
+ * of its own name, a KAPE `--tdest` holding one run).
+ */
+function prefixes(tree: FileTree): string[] {
+  const tops = new Set(tree.entries.filter((e) => e.kind === 'dir' || e.name.includes('/')).map((e) => `${e.name.split('/')[0]}/`));
+  return ['', ...[...tops].sort()];
+}
+
+/** Open a foreign collection, its kind told by its layout: Velociraptor, UAC, then KAPE. */
+export async function openForeign(input: string): Promise<ForeignSource> {
+  const st = await stat(input).catch(() => undefined);
+  if (!st) throw new CollectUsageError(`${input}: no such file or folder; give a Velociraptor collection (zip or folder), a KAPE output folder or a UAC output (.tar.gz or folder)`);
+  if (st.isFile() && /\.(tar\.gz|tgz|tar)$/i.test(input)) return openUacTar(input, input);
+  let tree: FileTree;
+  if (st.isDirectory()) tree = await openDirTree(input);
+  else if (st.isFile() && /\.zip$/i.test(input)) {
+    try {
+      tree = await openZipTree(input);
+    } catch (err) {
+      throw new CollectUsageError(`${input}: expected a zip archive, but it cannot be read as one (${(err as Error).message})`);
+    }
+  } else throw new CollectUsageError(`${input}: expected a folder, a .zip or a .tar.gz/.tar; found another kind of file`);
+  for (const prefix of prefixes(tree)) {
+    if (isVelociraptor(tree, prefix)) return openVelociraptor(tree, prefix, input);
+  }
+  if (isUacTree(tree)) return openUacTree(tree, input, st.isFile() ? input : undefined);
+  for (const prefix of prefixes(tree)) {
+    if (isKape(tree, prefix)) return openKape(tree, prefix, input);
+  }
+  tree.close();
+  throw new CollectUsageError(
+    `${input}: not a collection aitrail can import: expected a Velociraptor collection (uploads/ with uploads.json or results/), a UAC output ([root]/) or a KAPE output (<drive letter>/Users/... or a *_CopyLog.csv); for a plain folder tree or a mounted image use aitrail collect --root`,
+  );
+}

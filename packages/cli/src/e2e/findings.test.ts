@@ -48,13 +48,16 @@ describe('findings over every fixture home', () => {
       'credential-in-conversation': 1,
       // servers whose env, header, argument or URL holds a credential value, in the MCP fixtures
       // of copilot-mcp (2), credentials, crush, cursor-spec (2), cursor-variants (2), gemini,
-      // goose (2), live-claude (3), opencode (2), vscode-variants (2), windows-basic, amazon-q
-      'mcp-server-credential': 20,
+      // goose (2), live-claude (3), opencode (2), vscode-variants (2), windows-basic, amazon-q,
+      // cline-family (cline's github env token and docs bearer header, roo-code's fs API_TOKEN),
+      // continue-spec (the sqlite server's DB_PASSWORD)
+      'mcp-server-credential': 24,
       // copilot-mcp's cached playwright tools mark browser_file_upload destructive
       'mcp-server-destructive': 1,
       // periods in an unattended mode: Copilot allow-all on (seed001 twice, copilot-mcp), Codex
-      // approval never (seed-codex, and `codex exec` in the live fixtures: 3+3), Qwen Code yolo
-      'unattended-run': 11,
+      // approval never (seed-codex, and `codex exec` in the live fixtures: 3+3), Qwen Code yolo,
+      // hostile-html's Claude Code session in bypassPermissions
+      'unattended-run': 12,
       // codex-live-0171's config.toml approval_policy=never; cursor-variants' permissions.json
       // autoRun=true, composerState.useYoloMode=true and modes4.agent.autoRun=true
       'unattended-setting': 4,

@@ -97,7 +97,8 @@ describe('--no-reports', () => {
     cpSync(out, again, { recursive: true });
     const r = await runCli(['analyze', join(T, 'c.zip'), '--out', again, '--no-reports'], { timeoutMs: 300_000, maxOldSpaceMb: 0 });
     expect(r.code, r.stderr).toBe(0);
-    expect(readdirSync(again).sort()).toEqual(['duplicates.jsonl', 'inventory.json', 'sessions.jsonl', 'timeline.csv', 'timeline.jsonl']);
+    // findings.jsonl is not a report output (--no-findings skips it).
+    expect(readdirSync(again).sort()).toEqual(['duplicates.jsonl', 'findings.jsonl', 'inventory.json', 'sessions.jsonl', 'timeline.csv', 'timeline.jsonl']);
     expect(r.stdout).not.toContain('report.html');
   });
 });

@@ -102,25 +102,34 @@ describe('aitrail over the spec fixture home', () => {
       ['system', 'session stats: +1 -1 files=1 archived=false', 'state.vscdb'],
       ['system', 'session summary: Fix failing test: Updated the fixture year in date.test.js model=claude-4.5-sonnet mode=agent', 'ai-code-tracking.db'],
       ['assistant', 'Running the tests first.', `${S}.jsonl`],
-      ['tool_use', '{"new_string":"2026","old_string":"2025","path":"/srv/proj/date.test.js"}', `${S}.jsonl`],
       ['system', 'parser: unparseable line (cut line, no newline at end of file: invalid JSON): {"role":"user","message":{"content":[{"type":"text","text":"and ru', `${S}.jsonl`],
     ]);
     expect(rows.every((r) => r.project_path === '/srv/proj' && r.git_branch === 'main')).toBe(true);
-    expect(rows.filter((r) => r.model !== 'claude-4.5-sonnet').map((r) => base(r.source_file))).toEqual([`${S}.jsonl`, `${S}.jsonl`, `${S}.jsonl`]);
+    expect(rows.filter((r) => r.model !== 'claude-4.5-sonnet').map((r) => base(r.source_file))).toEqual([`${S}.jsonl`, `${S}.jsonl`]);
     expect(runs.spec.rows.filter((r) => r.turn_type === 'thinking')).toEqual([]);
   });
 
-  it('drops exactly the five copies the spec names, each beside the row it repeats', () => {
+  it('drops the five copies the spec names and the StrReplace copy of search_replace, each beside the row it repeats', () => {
     expect(runs.spec.dups.map((d) => [d.dropped.turn_type, d.dropped.text, base(d.dropped.source_file), base(d.kept.source_file)]).sort()).toEqual(
       [
         ['system', 'session name: Fix failing test', 'state.vscdb', 'state.vscdb'],
         ['user', 'fix the failing test', 'state.vscdb', 'state.vscdb'],
         ['user', 'fix the failing test', `${S}.jsonl`, 'state.vscdb'],
         ['tool_use', 'npm test', `${S}.jsonl`, 'state.vscdb'],
+        // The spec's known gap, closed: one call named and argued differently in the two stores.
+        ['tool_use', '{"new_string":"2026","old_string":"2025","path":"/srv/proj/date.test.js"}', `${S}.jsonl`, 'state.vscdb'],
         ['assistant', 'The fixture year was stale; it now reads 2026.', `${S}.jsonl`, 'state.vscdb'],
       ].sort(),
     );
     expect(runs.spec.dups.every((d) => !d.dropped.source_file.includes('globalStorage'))).toBe(true);
+    const edit = runs.spec.dups.find((d) => d.dropped.tool_name === 'StrReplace')!;
+    expect([edit.kept.tool_name, edit.kept.tool_use_id]).toEqual(['search_replace', 'toolu_02']);
+  });
+
+  it('counts the two tool calls the conversation made, once each', () => {
+    // The analyzer's summary line (summary.ts): `<host> / <user> / <agent>: N sessions, N prompts, N tool calls, ...`.
+    const line = runs.spec.cli[1].stdout.split('\n').filter((l) => / \/ alex \/ cursor: /.test(l));
+    expect(line.map((l) => l.replace(/^.* \/ cursor: /, ''))).toEqual([expect.stringMatching(/^1 session, 1 prompt, 2 tool calls, /)]);
   });
 
   it('one session, built from the four stores, synced unknown; the account row; the workspace as a project', () => {

@@ -215,6 +215,33 @@ describe('aitrail over the variants home (macOS layout)', () => {
     );
   });
 
+  it('tool calls: a transcript copy drops only against the same call; transcript-only and unmatched calls keep their rows', () => {
+    const calls = (rs: Row[]) => rs.filter((r) => r.turn_type === 'tool_use').map((r) => `${r.session_id.slice(0, 8)} ${r.tool_name} [${base(r.source_file)}]`);
+    expect(calls(v().rows).sort()).toEqual(
+      [
+        'a0a0a0a0 run_terminal_cmd [state.vscdb]',
+        'a0a0a0a0 run_terminal_cmd [state.vscdb]',
+        'a0a0a0a0 mcp_github_create_issue [state.vscdb]',
+        'a0a0a0a0 edit_file_v2 [state.vscdb]',
+        '5c5c5c5c run_terminal_cmd [store.db]',
+        // Composer 0e0e is in no database: its transcript is the only record of the call.
+        '0e0e0e0e Read [0e0e0e0e-0000-4000-8000-00000000000e.json]',
+        // The database holds composer a0a0 but no read of client.ts and no edit of it (its
+        // edit_file_v2 is another file, and a name with no evidenced counterpart): kept.
+        'a0a0a0a0 Read [a0a0a0a0-0000-4000-8000-00000000000a.txt]',
+        'a0a0a0a0 StrReplace [a0a0a0a0-0000-4000-8000-00000000000a.txt]',
+      ].sort(),
+    );
+    expect(calls(v().dups.map((d) => d.dropped)).sort()).toEqual(
+      [
+        '5c5c5c5c Shell [5c5c5c5c-0000-4000-8000-00000000005c.jsonl]',
+        'a0a0a0a0 Shell [a0a0a0a0-0000-4000-8000-00000000000a.txt]',
+        // The nested .jsonl and the .txt are two transcripts of one composer: one Read is kept.
+        'a0a0a0a0 Read [a0a0a0a0-0000-4000-8000-00000000000a.jsonl]',
+      ].sort(),
+    );
+  });
+
   it('sessions: the Remote-SSH project kept remote, the agent worktree a scratch directory, the header-only composer present', () => {
     const s = (id: string) => v().sessions.find((x) => x.session_id === id)!;
     expect(s('70707070-0000-4000-8000-000000000007').project_path).toBe('vscode-remote://ssh-remote%2Bbuild-box/home/dana/svc');

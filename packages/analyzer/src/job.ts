@@ -317,9 +317,11 @@ async function runUnit(job: Job, ju: JobUnit, env: JobEnv, access: MemberAccess,
     const row = enrich(r);
     if (dedupOn) {
       const rec = (k: string): WireRecord => [row.ord, k, row.session_id, row.timestamp_utc === '' ? null : Date.parse(row.timestamp_utc), ju.secondary && row.tag === 'repeat' ? 1 : 0];
-      const exactKey = () => createHash('sha1').update(JSON.stringify([row.host, row.user, row.agent, row.turn_type, row.text])).digest('base64');
+      // A parser's dedup_key stands for the text when its stores word one event differently.
+      const keyText = typeof r.dedup_key === 'string' && r.dedup_key !== '' ? r.dedup_key : row.text;
+      const exactKey = () => createHash('sha1').update(JSON.stringify([row.host, row.user, row.agent, row.turn_type, keyText])).digest('base64');
       // Hash a primary row's key only when a secondary row has the same turn type and length.
-      const shape = `${row.turn_type}\0${row.text.length}`;
+      const shape = `${row.turn_type}\0${keyText.length}`;
       // A cut copy (tag truncated) is keyed by the text before its marker; a primary row that
       // begins with such a prefix gets that key too (docs/formats.md, the prefix rule).
       const prefix = ju.secondary && row.tag === 'truncated' ? truncatedPrefix(row.text) : undefined;

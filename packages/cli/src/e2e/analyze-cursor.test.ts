@@ -102,25 +102,34 @@ describe('aitrail over the spec fixture home', () => {
       ['system', 'session stats: +1 -1 files=1 archived=false', 'state.vscdb'],
       ['system', 'session summary: Fix failing test: Updated the fixture year in date.test.js model=claude-4.5-sonnet mode=agent', 'ai-code-tracking.db'],
       ['assistant', 'Running the tests first.', `${S}.jsonl`],
-      ['tool_use', '{"new_string":"2026","old_string":"2025","path":"/srv/proj/date.test.js"}', `${S}.jsonl`],
       ['system', 'parser: unparseable line (cut line, no newline at end of file: invalid JSON): {"role":"user","message":{"content":[{"type":"text","text":"and ru', `${S}.jsonl`],
     ]);
     expect(rows.every((r) => r.project_path === '/srv/proj' && r.git_branch === 'main')).toBe(true);
-    expect(rows.filter((r) => r.model !== 'claude-4.5-sonnet').map((r) => base(r.source_file))).toEqual([`${S}.jsonl`, `${S}.jsonl`, `${S}.jsonl`]);
+    expect(rows.filter((r) => r.model !== 'claude-4.5-sonnet').map((r) => base(r.source_file))).toEqual([`${S}.jsonl`, `${S}.jsonl`]);
     expect(runs.spec.rows.filter((r) => r.turn_type === 'thinking')).toEqual([]);
   });
 
-  it('drops exactly the five copies the spec names, each beside the row it repeats', () => {
+  it('drops the five copies the spec names and the StrReplace copy of search_replace, each beside the row it repeats', () => {
     expect(runs.spec.dups.map((d) => [d.dropped.turn_type, d.dropped.text, base(d.dropped.source_file), base(d.kept.source_file)]).sort()).toEqual(
       [
         ['system', 'session name: Fix failing test', 'state.vscdb', 'state.vscdb'],
         ['user', 'fix the failing test', 'state.vscdb', 'state.vscdb'],
         ['user', 'fix the failing test', `${S}.jsonl`, 'state.vscdb'],
         ['tool_use', 'npm test', `${S}.jsonl`, 'state.vscdb'],
+        // The spec's known gap, closed: one call named and argued differently in the two stores.
+        ['tool_use', '{"new_string":"2026","old_string":"2025","path":"/srv/proj/date.test.js"}', `${S}.jsonl`, 'state.vscdb'],
         ['assistant', 'The fixture year was stale; it now reads 2026.', `${S}.jsonl`, 'state.vscdb'],
       ].sort(),
     );
     expect(runs.spec.dups.every((d) => !d.dropped.source_file.includes('globalStorage'))).toBe(true);
+    const edit = runs.spec.dups.find((d) => d.dropped.tool_name === 'StrReplace')!;
+    expect([edit.kept.tool_name, edit.kept.tool_use_id]).toEqual(['search_replace', 'toolu_02']);
+  });
+
+  it('counts the two tool calls the conversation made, once each', () => {
+    // The analyzer's summary line (summary.ts): `<host> / <user> / <agent>: N sessions, N prompts, N tool calls, ...`.
+    const line = runs.spec.cli[1].stdout.split('\n').filter((l) => / \/ alex \/ cursor: /.test(l));
+    expect(line.map((l) => l.replace(/^.* \/ cursor: /, ''))).toEqual([expect.stringMatching(/^1 session, 1 prompt, 2 tool calls, /)]);
   });
 
   it('one session, built from the four stores, synced unknown; the account row; the workspace as a project', () => {
@@ -202,6 +211,33 @@ describe('aitrail over the variants home (macOS layout)', () => {
         'task-too Find the HTTP client [task-toolu_0sub0000000000000000000001.jsonl]',
         ' a prompt only the list keeps [state.vscdb]',
         ' an object entry [prompt_history.json]',
+      ].sort(),
+    );
+  });
+
+  it('tool calls: a transcript copy drops only against the same call; transcript-only and unmatched calls keep their rows', () => {
+    const calls = (rs: Row[]) => rs.filter((r) => r.turn_type === 'tool_use').map((r) => `${r.session_id.slice(0, 8)} ${r.tool_name} [${base(r.source_file)}]`);
+    expect(calls(v().rows).sort()).toEqual(
+      [
+        'a0a0a0a0 run_terminal_cmd [state.vscdb]',
+        'a0a0a0a0 run_terminal_cmd [state.vscdb]',
+        'a0a0a0a0 mcp_github_create_issue [state.vscdb]',
+        'a0a0a0a0 edit_file_v2 [state.vscdb]',
+        '5c5c5c5c run_terminal_cmd [store.db]',
+        // Composer 0e0e is in no database: its transcript is the only record of the call.
+        '0e0e0e0e Read [0e0e0e0e-0000-4000-8000-00000000000e.json]',
+        // The database holds composer a0a0 but no read of client.ts and no edit of it (its
+        // edit_file_v2 is another file, and a name with no evidenced counterpart): kept.
+        'a0a0a0a0 Read [a0a0a0a0-0000-4000-8000-00000000000a.txt]',
+        'a0a0a0a0 StrReplace [a0a0a0a0-0000-4000-8000-00000000000a.txt]',
+      ].sort(),
+    );
+    expect(calls(v().dups.map((d) => d.dropped)).sort()).toEqual(
+      [
+        '5c5c5c5c Shell [5c5c5c5c-0000-4000-8000-00000000005c.jsonl]',
+        'a0a0a0a0 Shell [a0a0a0a0-0000-4000-8000-00000000000a.txt]',
+        // The nested .jsonl and the .txt are two transcripts of one composer: one Read is kept.
+        'a0a0a0a0 Read [a0a0a0a0-0000-4000-8000-00000000000a.jsonl]',
       ].sort(),
     );
   });

@@ -43,6 +43,11 @@ export interface Row {
   source_line: number | null;
   /** Machine-readable kind of the row (see {@link RowTag}). */
   tag?: RowTag;
+  /**
+   * What dedup matches this row by instead of `text`, when an agent's stores word one event
+   * differently (a tool call named and argued differently in two stores); never written out.
+   */
+  dedup_key?: string;
 }
 
 /** One collected file, as a parser sees it. */

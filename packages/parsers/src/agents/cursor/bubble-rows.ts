@@ -2,7 +2,8 @@ import { asArray, asBool, asNumber, asObject, asString, isObject, type JsonObjec
 import { makeRow } from '../../sdk/row.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { ParseContext, Row, RowTag } from '../../sdk/types.js';
-import { decodeJsonish, isTerminalTool, lexicalText, pathOfUriValue, textOf, toolCallText, toolResultText } from './text.js';
+import { decodeJsonish, isTerminalTool, lexicalText, pathOfUriValue, textOf, toolResultText } from './text.js';
+import { toolUseRow } from './tool-keys.js';
 
 /** What the rows of one conversation share while its bubbles are read in order. */
 export interface ConversationState {
@@ -102,7 +103,7 @@ function toolRows(tf: JsonObject, times: JsonObject | undefined, line: number | 
   const name = asString(tf.name) ?? asString(tf.tool) ?? '';
   const id = asString(tf.toolCallId) ?? '';
   const args = decodeJsonish(tf.rawArgs) ?? decodeJsonish(tf.params);
-  const rows: Row[] = [makeRow('tool_use', toolCallText(name, args), { ...fields(st, line, time, timeTag), tool_name: name, tool_use_id: id })];
+  const rows: Row[] = [toolUseRow(name, args, { ...fields(st, line, time, timeTag), tool_use_id: id })];
   const decision = decisionRow(tf, name, id, line, time, st);
   if (decision) rows.push(decision);
   const status = asString(tf.status) ?? '';

@@ -2,7 +2,8 @@ import { asArray, asObject, asString, isObject } from '../../sdk/decode.js';
 import { makeRow } from '../../sdk/row.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { ParseContext, Row } from '../../sdk/types.js';
-import { splitUserText, toolCallText, toolResultText } from './text.js';
+import { splitUserText, toolResultText } from './text.js';
+import { toolUseRow } from './tool-keys.js';
 
 /** What every row of one message shares, and how unknown parts are reported. */
 export interface MessageEnv {
@@ -64,7 +65,7 @@ function partRows(role: string, part: unknown, env: MessageEnv): Row[] {
     case 'tool_use': {
       const name = asString(p.toolName) ?? asString(p.name) ?? '';
       const args = p.args ?? p.input;
-      return [makeRow('tool_use', toolCallText(name, args), { ...f, tool_name: name, tool_use_id: asString(p.toolCallId) ?? asString(p.id) ?? '' })];
+      return [toolUseRow(name, args, { ...f, tool_use_id: asString(p.toolCallId) ?? asString(p.id) ?? '' })];
     }
     case 'tool-result':
     case 'tool_result': {

@@ -2,7 +2,7 @@ import { readLines } from '../../sdk/line-reader.js';
 import { badLineRow, makeRow } from '../../sdk/row.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { messageRows } from './messages.js';
-import { toolCallText } from './text.js';
+import { toolUseRow } from './tool-keys.js';
 
 // A block begins with `user:` or `assistant:` (`A:` in some builds) alone on a line, at the top of
 // the file or after a blank line; items inside an assistant block begin with a bracketed marker.
@@ -44,7 +44,7 @@ class TxtState {
     }
     if (it.kind === 'call') {
       const args = Object.fromEntries(it.args.map(([k, v]) => [k, trimBlank(v.join('\n'))]));
-      return [makeRow('tool_use', toolCallText(it.name, args), { ...f, tool_name: it.name })];
+      return [toolUseRow(it.name, args, f)];
     }
     // `[Tool result] <name>` lines carry no content in the files seen; a result with text gives a row.
     const t = trimBlank(it.lines.join('\n'));

@@ -7,7 +7,8 @@ import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { messageRows } from './messages.js';
 import { slugOf, transcriptFormat, transcriptIds } from './paths.js';
 import { parseTxtTranscript } from './transcript-txt.js';
-import { toolCallText, toolResultText } from './text.js';
+import { toolResultText } from './text.js';
+import { toolUseRow } from './tool-keys.js';
 
 /**
  * The project of a transcript's `projects/<slug>/` folder, from the folder's `.workspace-trusted`
@@ -67,7 +68,7 @@ async function* jsonRows(a: Artifact, fields: Partial<Row>, ctx: ParseContext): 
     for (const c of asArray(o.toolCalls) ?? []) {
       const call = asObject(c);
       const name = asString(call?.name) ?? asString(call?.toolName) ?? '';
-      yield makeRow('tool_use', toolCallText(name, call?.args ?? call?.input ?? call?.arguments), { ...f, tool_name: name, tool_use_id: asString(call?.id) ?? asString(call?.toolCallId) ?? '' });
+      yield toolUseRow(name, call?.args ?? call?.input ?? call?.arguments, { ...f, tool_use_id: asString(call?.id) ?? asString(call?.toolCallId) ?? '' });
     }
     if (o.toolResult !== undefined && o.toolResult !== null) yield makeRow('tool_result', toolResultText('', o.toolResult), f);
     if (!text && !o.toolCalls && o.toolResult === undefined) ctx.unknown(`transcript element ${role || '(no role)'}`, ev.index + 1);

@@ -40,7 +40,8 @@ describe('codex-cli catalog: the IDE extension in every VS Code-family editor', 
     expect(classifyRel(codex, rel, false)).toBe(want);
   });
   it('writes the extension once, on the anchor, not per editor', () => {
-    expect(codex.written.collect.filter((g) => g.includes('openai.chatgpt'))).toEqual(['@vscode-family/User/globalStorage/openai.chatgpt/**']);
+    // Once for the default profile and once for every named profile, each on the anchor.
+    expect(codex.written.collect.filter((g) => g.includes('openai.chatgpt'))).toEqual(['@vscode-family/User/globalStorage/openai.chatgpt/**', '@vscode-family/User/profiles/*/globalStorage/openai.chatgpt/**']);
   });
 });
 

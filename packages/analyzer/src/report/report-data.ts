@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { redactCredentials } from '../credential-scan.js';
 
 /** Sessions whose conversation report.html shows (the most recent ones). */
 export const MAX_CONVERSATIONS = 100;
@@ -58,8 +59,19 @@ export interface UnattendedPeriod {
   source_line: number | null;
 }
 
+/** Characters read past a cap so a credential across the cut is still recognised and redacted. */
+const REDACT_MARGIN = 256;
+
+/**
+ * A text as the report shows it: credential values redacted as in inventory.json, then cut. The
+ * report is read by people who need not see a secret; the timeline files keep the evidence whole.
+ */
+function reportText(text: string, cap: number): string {
+  return redactCredentials(text).text.slice(0, cap);
+}
+
 const ROW_COLS = `id, timestamp_utc, host, user, agent, session_id, project_path, model, turn_type, tool_name, tool_use_id,
-  substr(text, 1, ${MAX_TEXT}) AS text, length(text) AS text_length, source_file, source_line, tag`;
+  substr(text, 1, ${MAX_TEXT + REDACT_MARGIN}) AS text, length(text) AS text_length, source_file, source_line, tag`;
 
 /** Read-only queries behind report.html (all bounded by the caps above). */
 export class ReportData {
@@ -90,6 +102,7 @@ export class ReportData {
     const args = [s.host, s.user, s.agent, s.session_id];
     const total = (this.db.prepare(`SELECT count(*) AS n FROM timeline WHERE ${where}`).get(...args) as { n: number }).n;
     const rows = this.db.prepare(`SELECT ${ROW_COLS} FROM timeline WHERE ${where} ORDER BY id LIMIT ?`).all(...args, MAX_TURNS) as ReportRow[];
+    for (const r of rows) r.text = reportText(r.text, MAX_TEXT);
     return { rows, total };
   }
 
@@ -108,7 +121,7 @@ export class ReportData {
 
   /** Unattended periods inferred from `permission_mode` rows (see {@link UNATTENDED}). */
   unattended(): UnattendedPeriod[] {
-    const modes = this.db.prepare(`SELECT t.agent, t.session_id, t.timestamp_utc, substr(t.text, 1, 300) AS text, t.source_file, t.source_line, s.last_timestamp
+    const modes = this.db.prepare(`SELECT t.agent, t.session_id, t.timestamp_utc, substr(t.text, 1, ${300 + REDACT_MARGIN}) AS text, t.source_file, t.source_line, s.last_timestamp
       FROM timeline t LEFT JOIN sessions s ON s.host = t.host AND s.user = t.user AND s.agent = t.agent AND s.session_id = t.session_id
       WHERE t.tag = 'permission_mode' ORDER BY t.host, t.user, t.agent, t.session_id, t.id`).iterate() as Iterable<{ agent: string; session_id: string; timestamp_utc: string; text: string; source_file: string; source_line: number | null; last_timestamp: string | null }>;
     const out: UnattendedPeriod[] = [];
@@ -122,6 +135,7 @@ export class ReportData {
         out.push(open);
         open = null;
       }
+      m.text = reportText(m.text, 300);
       if (UNATTENDED.test(m.text) && out.length < MAX_TABLE) {
         open = { agent: m.agent, session_id: m.session_id, mode: m.text, from: m.timestamp_utc, to: m.last_timestamp ?? '', source_file: m.source_file, source_line: m.source_line };
         openKey = key;

@@ -141,7 +141,9 @@ describe('credential findings in non-secret files (built CLI)', () => {
     expect(holding[0]).toMatchObject({ turn_type: 'user', source_file: finding.file, source_line: finding.line });
     expect(holding[0].text).toBe(`the deploy fails with 401, this is the token it uses:\n${PROMPT_TOKEN}\ncan you check why?`);
     for (const f of ['out', 'outj', 'scan'].flatMap((d) => outputsOf(join(T, d)))) {
-      const conversation = /timeline\.(csv|jsonl)$/.test(f.label);
+      // The timeline in each of its forms keeps the conversation whole (it is the evidence); the
+      // report, read by people, shows it redacted like inventory.json.
+      const conversation = /timeline\.(csv|jsonl|sqlite|timesketch\.jsonl)$/.test(f.label);
       expect(f.text.includes(PROMPT_TOKEN), f.label).toBe(conversation);
       // The process log's token is no conversation: the process-log parser reads the sign-in line only.
       expect(f.text.includes(LOG_TOKEN), f.label).toBe(false);

@@ -51,9 +51,13 @@ beforeAll(async () => {
     const st = statSync(join(HOME, rel));
     const bytes = readFileSync(join(HOME, rel));
     const win = `C:\\Users\\seed-copilot\\${rel.replace(/\//g, '\\')}`;
-    const kt = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '0000');
-    copyLog.push([kt(new Date()), win, `D:\\tout\\${win.slice(3)}`, st.size, createHash('sha1').update(bytes).digest('hex'), 'False', kt(st.birthtime), kt(st.mtime), kt(st.atime), '0.001'].join(','));
-    results.push(JSON.stringify({ SourceFile: win, Size: st.size, Modified: st.mtime.toISOString(), Upload: { sha256: createHash('sha256').update(bytes).digest('hex') } }));
+    // The tools write the full precision they read (KAPE 100 ns ticks, Velociraptor nanoseconds);
+    // Node's Date of a stat rounds to the millisecond, which would put a time in the next one.
+    const ns = statSync(join(HOME, rel), { bigint: true });
+    const at = (t: bigint, digits: number) => `${new Date(Number(t / 1_000_000_000n) * 1000).toISOString().slice(0, 19)}.${String(t % 1_000_000_000n).padStart(9, '0').slice(0, digits)}`;
+    const kt = (t: bigint) => at(t, 7).replace('T', ' ');
+    copyLog.push([kt(BigInt(Date.now()) * 1_000_000n), win, `D:\\tout\\${win.slice(3)}`, st.size, createHash('sha1').update(bytes).digest('hex'), 'False', kt(ns.birthtimeNs), kt(ns.mtimeNs), kt(ns.atimeNs), '0.001'].join(','));
+    results.push(JSON.stringify({ SourceFile: win, Size: st.size, Modified: `${at(ns.mtimeNs, 9)}Z`, Upload: { sha256: createHash('sha256').update(bytes).digest('hex') } }));
   }
   writeFileSync(join(kape, '2026-12-01T043000_CopyLog.csv'), `${copyLog.join('\r\n')}\r\n`);
   mkdirSync(join(velo, 'results'));

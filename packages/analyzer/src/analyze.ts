@@ -255,8 +255,9 @@ function unitContext(u: Unit, facts: FactStore, inv: InventoryBuilder, opts: Ana
   return {
     options: { includeThinking: !!opts.includeThinking },
     fact: (f) => facts.report(sessionKey(host, user, agent, f.session_id), f),
-    warn: (message, line) => inv.warn(host, user, agent, { file, line: line ?? null, parser: parserName, message: String(message) }),
-    unknown: (kind, line) => inv.unknown(host, user, agent, parserName, file, String(kind), typeof line === 'number' ? line : null),
+    // A third argument is the count the recorder folded into one call (job.ts callRecorder).
+    warn: (message, line, times?: unknown) => inv.warn(host, user, agent, { file, line: line ?? null, parser: parserName, message: String(message) }, typeof times === 'number' ? times : 1),
+    unknown: (kind, line, times?: unknown) => inv.unknown(host, user, agent, parserName, file, String(kind), typeof line === 'number' ? line : null, typeof times === 'number' ? times : 1),
     mcp: (server) => {
       if (server && typeof server === 'object') inv.mcp(host, user, agent, file, server);
     },

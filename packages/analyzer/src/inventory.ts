@@ -180,14 +180,14 @@ export class InventoryBuilder {
   }
 
   /** A parse warning for a home's agent (kept up to a limit, always counted). */
-  warn(host: string, user: string, agent: string, w: ParseWarning): void {
+  warn(host: string, user: string, agent: string, w: ParseWarning, times = 1): void {
     const a = this.agent(host, user, agent);
-    a.parse_warnings_total++;
+    a.parse_warnings_total += times;
     if (a.parse_warnings.length < MAX_WARNINGS) a.parse_warnings.push(w);
   }
 
   /** A record of a kind its parser does not know: counted, and one warning per file and kind. */
-  unknown(host: string, user: string, agent: string, parser: string, file: string, kind: string, line: number | null): void {
+  unknown(host: string, user: string, agent: string, parser: string, file: string, kind: string, line: number | null, times = 1): void {
     const a = this.agent(host, user, agent);
     const k = String(kind);
     // No prototype: a hostile kind named "__proto__" is just a key.
@@ -196,7 +196,7 @@ export class InventoryBuilder {
       byKind = Object.create(null) as Record<string, number>;
       a.unknown_records[parser] = byKind;
     }
-    byKind[k] = (byKind[k] ?? 0) + 1;
+    byKind[k] = (byKind[k] ?? 0) + times;
     const w = `${file}\0${k}`;
     if (a.unknownWarned.has(w) || a.unknownWarned.size >= MAX_UNKNOWN_WARNINGS) return;
     a.unknownWarned.add(w);

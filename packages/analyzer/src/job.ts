@@ -227,6 +227,43 @@ class Tap {
   }
 }
 
+/** Warnings of one unit kept call by call; past this many only their count (inventory.json keeps fewer per agent). */
+export const MAX_RECORDED_WARNINGS = 1000;
+
+/**
+ * Records a unit's ParseContext calls for the replay, bounded for a file of millions of records:
+ * an unknown kind is one call with its first line and a count (args[2]), and warnings past
+ * {@link MAX_RECORDED_WARNINGS} one call counting the rest. The replay gives the same inventory.
+ */
+export function callRecorder(calls: RecordedCall[]): (m: RecordedCall[0], args: unknown[]) => void {
+  const unknownKinds = new Map<string, unknown[]>();
+  let warns = 0;
+  let moreWarnings: unknown[] | null = null;
+  return (m, args) => {
+    if (m === 'unknown') {
+      const kind = String(args[0]);
+      const seen = unknownKinds.get(kind);
+      if (seen) {
+        seen[2] = (seen[2] as number) + 1;
+        return;
+      }
+      const first = [kind, args[1], 1];
+      unknownKinds.set(kind, first);
+      calls.push(['unknown', first]);
+      return;
+    }
+    if (m === 'warn' && ++warns > MAX_RECORDED_WARNINGS) {
+      if (moreWarnings) moreWarnings[2] = (moreWarnings[2] as number) + 1;
+      else {
+        moreWarnings = [snapshot(args[0]), snapshot(args[1]), 1];
+        calls.push(['warn', moreWarnings]);
+      }
+      return;
+    }
+    calls.push([m, args.map(snapshot)]);
+  };
+}
+
 /** A plain object or array copied (a parser may reuse the object it reported); anything else as is. */
 function snapshot(v: unknown): unknown {
   if (Array.isArray(v)) return [...v];
@@ -265,7 +302,8 @@ async function runUnit(job: Job, ju: JobUnit, env: JobEnv, access: MemberAccess,
   const { host, user, agent } = ju;
   const calls: RecordedCall[] = [];
   const ctx = { options: { includeThinking: env.setup.includeThinking } } as ParseContext;
-  for (const m of RECORDED_CALLS) (ctx as unknown as Record<string, unknown>)[m] = (...args: unknown[]) => calls.push([m, args.map(snapshot)]);
+  const record = callRecorder(calls);
+  for (const m of RECORDED_CALLS) (ctx as unknown as Record<string, unknown>)[m] = (...args: unknown[]) => record(m, args);
   const out: UnitOutcome = { index: ju.index, rows: 0, calls, records: [], keys: [], shapes: [], cuts: [], observed: [] };
   const observed = new Set<string>();
   const keys = new Set<string>();

@@ -74,6 +74,23 @@ export function* querySafely(db: SqliteDatabase, sql: string, params: readonly u
   }
 }
 
+/**
+ * A table's records, or, when the query fails, one unreadable row naming the table and why (the
+ * rows before the failure stay); {@link isSqlRow} tells the two apart.
+ */
+export function* tableRows(db: SqliteDatabase, table: string, sql: string, params: readonly unknown[] = []): Generator<SqlRecord | Row> {
+  for (const item of querySafely(db, sql, params)) {
+    if ('error' in item) {
+      yield unreadableRow(`table ${table} could not be read: ${item.error}`);
+      return;
+    }
+    yield item.row;
+  }
+}
+
+/** Whether an item of {@link tableRows} is its unreadable row rather than a record. */
+export const isSqlRow = (x: SqlRecord | Row): x is Row => typeof (x as Row).turn_type === 'string' && 'text' in x;
+
 /** A column as text: strings as stored, numbers printed, blobs read as UTF-8 (SQLite keeps any type in any column), NULL ''. */
 export function sqlText(v: unknown): string {
   if (typeof v === 'string') return v;

@@ -1,22 +1,11 @@
 import { isObject } from '../../sdk/decode.js';
-import { makeRow, unreadableRow } from '../../sdk/row.js';
-import type { SqliteDatabase } from '../../sdk/sqlite.js';
+import { makeRow } from '../../sdk/row.js';
 import { tableNames } from '../../sdk/sqlite.js';
-import { openArtifactSqlite, querySafely, type SqlRecord, selectList, sqlJson, sqlText, sqlTime } from '../../sdk/sqlite-rows.js';
+import { isSqlRow, openArtifactSqlite, type SqlRecord, selectList, sqlJson, sqlText, sqlTime, tableRows } from '../../sdk/sqlite-rows.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { conversationRows } from './conversation.js';
 import { clientOf } from './paths.js';
 
-function* rowsOf(db: SqliteDatabase, table: string, sql: string): Generator<SqlRecord | Row> {
-  for (const item of querySafely(db, sql)) {
-    if ('error' in item) {
-      yield unreadableRow(`table ${table} could not be read: ${item.error}`);
-      return;
-    }
-    yield item.row;
-  }
-}
-const isRow = (x: SqlRecord | Row): x is Row => typeof (x as Row).turn_type === 'string' && 'text' in x;
 
 /**
  * data.sqlite3 of Amazon Q CLI and Kiro CLI, a store that mixes evidence and credentials: only
@@ -37,14 +26,14 @@ export async function* parseQDb(a: Artifact, ctx: ParseContext): AsyncGenerator<
   try {
     const tables = tableNames(db);
     if (tables.has('conversations')) {
-      for (const r of rowsOf(db, 'conversations', 'SELECT rowid AS "__rowid", key, value FROM conversations ORDER BY rowid')) yield* one(r, client, ctx);
+      for (const r of tableRows(db, 'conversations', 'SELECT rowid AS "__rowid", key, value FROM conversations ORDER BY rowid')) yield* one(r, client, ctx);
     }
     if (tables.has('conversations_v2')) {
       const cols = selectList(db, 'conversations_v2', ['key', 'conversation_id', 'value', 'created_at', 'updated_at']);
       // Newest first within a conversation: the first row of each id is the one read.
       const seen = new Map<string, string>();
-      for (const r of rowsOf(db, 'conversations_v2', `SELECT rowid AS "__rowid", ${cols} FROM conversations_v2 ORDER BY conversation_id, updated_at DESC, rowid DESC`)) {
-        if (isRow(r)) {
+      for (const r of tableRows(db, 'conversations_v2', `SELECT rowid AS "__rowid", ${cols} FROM conversations_v2 ORDER BY conversation_id, updated_at DESC, rowid DESC`)) {
+        if (isSqlRow(r)) {
           yield r;
           continue;
         }
@@ -59,8 +48,8 @@ export async function* parseQDb(a: Artifact, ctx: ParseContext): AsyncGenerator<
     }
     if (tables.has('history')) {
       const cols = selectList(db, 'history', ['command', 'cwd', 'start_time', 'time', 'exit_code', 'hostname']);
-      for (const r of rowsOf(db, 'history', `SELECT rowid AS "__rowid", ${cols} FROM history ORDER BY rowid`)) {
-        if (isRow(r)) yield r;
+      for (const r of tableRows(db, 'history', `SELECT rowid AS "__rowid", ${cols} FROM history ORDER BY rowid`)) {
+        if (isSqlRow(r)) yield r;
         else yield makeRow('system', `shell command (shell integration): ${sqlText(r.command)} exit=${sqlText(r.exit_code) || '?'}`, { project_path: sqlText(r.cwd), timestamp_utc: sqlTime(r.start_time) || sqlTime(r.time), source_line: Number(r.__rowid), tag: 'shell_history' });
       }
     }
@@ -70,7 +59,7 @@ export async function* parseQDb(a: Artifact, ctx: ParseContext): AsyncGenerator<
 }
 
 function* one(r: SqlRecord | Row, client: string, ctx: ParseContext): Generator<Row> {
-  if (isRow(r)) {
+  if (isSqlRow(r)) {
     yield r;
     return;
   }

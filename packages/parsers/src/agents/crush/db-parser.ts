@@ -1,24 +1,14 @@
 import { asString, isObject } from '../../sdk/decode.js';
-import { makeRow, unreadableRow } from '../../sdk/row.js';
+import { makeRow } from '../../sdk/row.js';
 import type { SqliteDatabase } from '../../sdk/sqlite.js';
 import { tableNames } from '../../sdk/sqlite.js';
-import { openArtifactSqlite, querySafely, type SqlRecord, selectList, sqlJson, sqlText, sqlTime } from '../../sdk/sqlite-rows.js';
+import { isSqlRow, openArtifactSqlite, selectList, sqlJson, sqlText, sqlTime, tableRows } from '../../sdk/sqlite-rows.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { type CrushMessage, partRows } from './parts.js';
 
 /** zstd's frame magic (RFC 8878): parts written by a build with crush PR #3581 (compressed parts). */
 const ZSTD = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
 
-function* rowsOf(db: SqliteDatabase, table: string, sql: string): Generator<SqlRecord | Row> {
-  for (const item of querySafely(db, sql)) {
-    if ('error' in item) {
-      yield unreadableRow(`table ${table} could not be read: ${item.error}`);
-      return;
-    }
-    yield item.row;
-  }
-}
-const isRow = (x: SqlRecord | Row): x is Row => typeof (x as Row).turn_type === 'string' && 'text' in x;
 
 interface SessionInfo {
   title: string;
@@ -55,14 +45,14 @@ export async function* parseCrushDb(a: Artifact, ctx: ParseContext): AsyncGenera
     const dir = (sid: string) => root || sessions.get(sid)?.cwd || '';
     if (tables.has('messages')) yield* messageRows(db, dir, ctx);
     if (tables.has('files')) {
-      for (const r of rowsOf(db, 'files', `SELECT rowid AS "__rowid", ${selectList(db, 'files', ['session_id', 'path', 'version', 'content', 'created_at'])} FROM files ORDER BY ${byTime('created_at')}, rowid`)) {
-        if (isRow(r)) yield r;
+      for (const r of tableRows(db, 'files', `SELECT rowid AS "__rowid", ${selectList(db, 'files', ['session_id', 'path', 'version', 'content', 'created_at'])} FROM files ORDER BY ${byTime('created_at')}, rowid`)) {
+        if (isSqlRow(r)) yield r;
         else yield makeRow('system', `file version: ${sqlText(r.path)} v${sqlText(r.version)} (${sqlText(r.content).length} chars)`, { session_id: sqlText(r.session_id), project_path: dir(sqlText(r.session_id)), timestamp_utc: sqlTime(r.created_at), source_line: Number(r.__rowid), tag: 'file_changed' });
       }
     }
     if (tables.has('read_files')) {
-      for (const r of rowsOf(db, 'read_files', `SELECT rowid AS "__rowid", ${selectList(db, 'read_files', ['session_id', 'path', 'read_at'])} FROM read_files ORDER BY ${byTime('read_at')}, rowid`)) {
-        if (isRow(r)) yield r;
+      for (const r of tableRows(db, 'read_files', `SELECT rowid AS "__rowid", ${selectList(db, 'read_files', ['session_id', 'path', 'read_at'])} FROM read_files ORDER BY ${byTime('read_at')}, rowid`)) {
+        if (isSqlRow(r)) yield r;
         else yield makeRow('system', `file read: ${sqlText(r.path)}`, { session_id: sqlText(r.session_id), project_path: dir(sqlText(r.session_id)), timestamp_utc: sqlTime(r.read_at), source_line: Number(r.__rowid), tag: 'file_read' });
       }
     }
@@ -72,8 +62,8 @@ export async function* parseCrushDb(a: Artifact, ctx: ParseContext): AsyncGenera
 }
 
 function* sessionRows(db: SqliteDatabase, root: string, sessions: Map<string, SessionInfo>, ctx: ParseContext): Generator<Row> {
-  for (const r of rowsOf(db, 'sessions', `SELECT rowid AS "__rowid", ${selectList(db, 'sessions', SESSION_COLS)} FROM sessions ORDER BY ${byTime('created_at')}, rowid`)) {
-    if (isRow(r)) {
+  for (const r of tableRows(db, 'sessions', `SELECT rowid AS "__rowid", ${selectList(db, 'sessions', SESSION_COLS)} FROM sessions ORDER BY ${byTime('created_at')}, rowid`)) {
+    if (isSqlRow(r)) {
       yield r;
       continue;
     }
@@ -98,8 +88,8 @@ function* sessionRows(db: SqliteDatabase, root: string, sessions: Map<string, Se
 
 function* messageRows(db: SqliteDatabase, dir: (sid: string) => string, ctx: ParseContext): Generator<Row> {
   const lastModel = new Map<string, string>();
-  for (const r of rowsOf(db, 'messages', `SELECT rowid AS "__rowid", ${selectList(db, 'messages', MESSAGE_COLS)} FROM messages ORDER BY ${byTime('created_at')}, rowid`)) {
-    if (isRow(r)) {
+  for (const r of tableRows(db, 'messages', `SELECT rowid AS "__rowid", ${selectList(db, 'messages', MESSAGE_COLS)} FROM messages ORDER BY ${byTime('created_at')}, rowid`)) {
+    if (isSqlRow(r)) {
       yield r;
       continue;
     }

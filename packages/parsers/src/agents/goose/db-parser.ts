@@ -1,22 +1,11 @@
 import { isObject, type JsonObject } from '../../sdk/decode.js';
-import { makeRow, unreadableRow } from '../../sdk/row.js';
-import type { SqliteDatabase } from '../../sdk/sqlite.js';
+import { makeRow } from '../../sdk/row.js';
 import { tableNames } from '../../sdk/sqlite.js';
-import { openArtifactSqlite, querySafely, type SqlRecord, selectList, sqlJson, sqlText, sqlTime } from '../../sdk/sqlite-rows.js';
+import { isSqlRow, openArtifactSqlite, selectList, sqlJson, sqlText, sqlTime, tableRows } from '../../sdk/sqlite-rows.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { messageRows } from './content.js';
 import { sessionRows } from './session.js';
 
-function* rowsOf(db: SqliteDatabase, table: string, sql: string): Generator<SqlRecord | Row> {
-  for (const item of querySafely(db, sql)) {
-    if ('error' in item) {
-      yield unreadableRow(`table ${table} could not be read: ${item.error}`);
-      return;
-    }
-    yield item.row;
-  }
-}
-const isRow = (x: SqlRecord | Row): x is Row => typeof (x as Row).turn_type === 'string' && 'text' in x;
 
 const SESSION_COLS = ['id', 'name', 'description', 'user_set_name', 'session_type', 'working_dir', 'created_at', 'updated_at', 'extension_data', 'schedule_id', 'recipe_json', 'total_tokens', 'accumulated_total_tokens'];
 const MESSAGE_COLS = ['session_id', 'role', 'content_json', 'created_timestamp', 'timestamp', 'metadata_json'];
@@ -40,8 +29,8 @@ export async function* parseGooseDb(a: Artifact, ctx: ParseContext): AsyncGenera
     if (!tables.has('sessions') && !tables.has('messages')) ctx.warn(`${a.rel} has no sessions or messages table: ${opened.hadWal ? 'its -wal holds no committed schema' : 'its rows may be in a -wal that was not collected'}`);
     const dirs = new Map<string, string>();
     if (tables.has('sessions')) {
-      for (const r of rowsOf(db, 'sessions', `SELECT rowid AS "__rowid", ${selectList(db, 'sessions', SESSION_COLS)} FROM sessions ORDER BY created_at, rowid`)) {
-        if (isRow(r)) {
+      for (const r of tableRows(db, 'sessions', `SELECT rowid AS "__rowid", ${selectList(db, 'sessions', SESSION_COLS)} FROM sessions ORDER BY created_at, rowid`)) {
+        if (isSqlRow(r)) {
           yield r;
           continue;
         }
@@ -66,8 +55,8 @@ export async function* parseGooseDb(a: Artifact, ctx: ParseContext): AsyncGenera
     }
     if (!tables.has('messages')) return;
     const tools = new Map<string, string>();
-    for (const r of rowsOf(db, 'messages', `SELECT rowid AS "__rowid", ${selectList(db, 'messages', MESSAGE_COLS)} FROM messages ORDER BY rowid`)) {
-      if (isRow(r)) {
+    for (const r of tableRows(db, 'messages', `SELECT rowid AS "__rowid", ${selectList(db, 'messages', MESSAGE_COLS)} FROM messages ORDER BY rowid`)) {
+      if (isSqlRow(r)) {
         yield r;
         continue;
       }

@@ -3,7 +3,7 @@ import { isObject, type JsonObject } from '../../sdk/decode.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
 import type { SqliteDatabase } from '../../sdk/sqlite.js';
 import { tableNames } from '../../sdk/sqlite.js';
-import { openArtifactSqlite, querySafely, type SqlRecord, selectList, sqlJson, sqlText, sqlTime } from '../../sdk/sqlite-rows.js';
+import { isSqlRow, openArtifactSqlite, type SqlRecord, selectList, sqlJson, sqlText, sqlTime, tableRows } from '../../sdk/sqlite-rows.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { recoverFromEvents } from './events.js';
 import { messageInfo } from './message-info.js';
@@ -23,17 +23,7 @@ export interface DbState {
 }
 
 /** Rows of a query, or one unreadable row naming the table when it fails (a corrupt page). */
-function* rowsOf(db: SqliteDatabase, table: string, sql: string, params: unknown[] = []): Generator<SqlRecord | Row> {
-  for (const item of querySafely(db, sql, params)) {
-    if ('error' in item) {
-      yield unreadableRow(`table ${table} could not be read: ${item.error}`);
-      return;
-    }
-    yield item.row;
-  }
-}
 
-const isRow = (x: SqlRecord | Row): x is Row => typeof (x as Row).turn_type === 'string' && 'text' in x;
 
 function sessionOf(r: SqlRecord): SessionInfo {
   return {
@@ -75,8 +65,8 @@ export async function* parseOpenCodeDb(a: Artifact, ctx: ParseContext, profile: 
     }
     const st: DbState = { sessions: new Map(), messages: new Set(), parts: new Set() };
     if (tables.has('session')) {
-      for (const r of rowsOf(db, 'session', `SELECT rowid AS "__rowid", ${selectList(db, 'session', SESSION_COLS)} FROM session ORDER BY time_created, id`)) {
-        if (isRow(r)) {
+      for (const r of tableRows(db, 'session', `SELECT rowid AS "__rowid", ${selectList(db, 'session', SESSION_COLS)} FROM session ORDER BY time_created, id`)) {
+        if (isSqlRow(r)) {
           yield r;
           continue;
         }
@@ -89,8 +79,8 @@ export async function* parseOpenCodeDb(a: Artifact, ctx: ParseContext, profile: 
     yield* sideTables(db, tables, st);
     if (tables.has('event')) yield* recoverFromEvents(db, st, ctx, profile);
     if (tables.has('session_message')) {
-      for (const r of rowsOf(db, 'session_message', 'SELECT rowid AS "__rowid", type FROM session_message ORDER BY rowid')) {
-        if (isRow(r)) yield r;
+      for (const r of tableRows(db, 'session_message', 'SELECT rowid AS "__rowid", type FROM session_message ORDER BY rowid')) {
+        if (isSqlRow(r)) yield r;
         // A newer message store whose records no release seen here has written: counted, not guessed at.
         else ctx.unknown(`session_message ${sqlText(r.type) || '(no type)'}`, Number(r.__rowid));
       }
@@ -104,8 +94,8 @@ function* messageTable(db: SqliteDatabase, hasParts: boolean, st: DbState, ctx: 
   const models = new Map<string, string>();
   const partsOf = hasParts ? db.prepare(`SELECT rowid AS "__rowid", ${selectList(db, 'part', ['id', 'data'])} FROM part WHERE message_id = ? ORDER BY id`) : undefined;
   const sql = `SELECT rowid AS "__rowid", ${selectList(db, 'message', ['id', 'session_id', 'time_created', 'data'])} FROM message ORDER BY session_id, time_created, id`;
-  for (const r of rowsOf(db, 'message', sql)) {
-    if (isRow(r)) {
+  for (const r of tableRows(db, 'message', sql)) {
+    if (isSqlRow(r)) {
       yield r;
       continue;
     }
@@ -148,17 +138,17 @@ function* messageTable(db: SqliteDatabase, hasParts: boolean, st: DbState, ctx: 
 function* sideTables(db: SqliteDatabase, tables: Set<string>, st: DbState): Generator<Row> {
   const dir = (sid: string) => st.sessions.get(sid)?.directory ?? '';
   if (tables.has('todo')) {
-    for (const r of rowsOf(db, 'todo', `SELECT rowid AS "__rowid", ${selectList(db, 'todo', ['session_id', 'content', 'status', 'time_created'])} FROM todo ORDER BY session_id, position`)) {
-      if (isRow(r)) yield r;
+    for (const r of tableRows(db, 'todo', `SELECT rowid AS "__rowid", ${selectList(db, 'todo', ['session_id', 'content', 'status', 'time_created'])} FROM todo ORDER BY session_id, position`)) {
+      if (isSqlRow(r)) yield r;
       else yield makeRow('system', `todo ${sqlText(r.status)}: ${sqlText(r.content)}`, { session_id: sqlText(r.session_id), project_path: dir(sqlText(r.session_id)), timestamp_utc: sqlTime(r.time_created), source_line: Number(r.__rowid), tag: 'todo' });
     }
   }
   if (tables.has('permission')) {
     const projects = new Map<string, string>();
-    if (tables.has('project')) for (const r of rowsOf(db, 'project', 'SELECT id, worktree FROM project')) if (!isRow(r)) projects.set(sqlText(r.id), sqlText(r.worktree));
+    if (tables.has('project')) for (const r of tableRows(db, 'project', 'SELECT id, worktree FROM project')) if (!isSqlRow(r)) projects.set(sqlText(r.id), sqlText(r.worktree));
     const cols = ['project_id', 'action', 'resource', 'data', 'time_updated'];
-    for (const r of rowsOf(db, 'permission', `SELECT rowid AS "__rowid", ${selectList(db, 'permission', cols)} FROM permission ORDER BY rowid`)) {
-      if (isRow(r)) {
+    for (const r of tableRows(db, 'permission', `SELECT rowid AS "__rowid", ${selectList(db, 'permission', cols)} FROM permission ORDER BY rowid`)) {
+      if (isSqlRow(r)) {
         yield r;
         continue;
       }
@@ -168,15 +158,15 @@ function* sideTables(db: SqliteDatabase, tables: Set<string>, st: DbState): Gene
     }
   }
   if (tables.has('session_share')) {
-    for (const r of rowsOf(db, 'session_share', 'SELECT rowid AS "__rowid", session_id, url, time_created FROM session_share ORDER BY rowid')) {
-      if (isRow(r)) yield r;
+    for (const r of tableRows(db, 'session_share', 'SELECT rowid AS "__rowid", session_id, url, time_created FROM session_share ORDER BY rowid')) {
+      if (isSqlRow(r)) yield r;
       else yield makeRow('system', `session shared: ${sqlText(r.url)}`, { session_id: sqlText(r.session_id), project_path: dir(sqlText(r.session_id)), timestamp_utc: sqlTime(r.time_created), source_line: Number(r.__rowid), tag: 'session_metadata' });
     }
   }
   if (tables.has('session_input')) {
     const cols = ['session_id', 'prompt', 'delivery', 'promoted_seq', 'time_created'];
-    for (const r of rowsOf(db, 'session_input', `SELECT rowid AS "__rowid", ${selectList(db, 'session_input', cols)} FROM session_input ORDER BY rowid`)) {
-      if (isRow(r)) {
+    for (const r of tableRows(db, 'session_input', `SELECT rowid AS "__rowid", ${selectList(db, 'session_input', cols)} FROM session_input ORDER BY rowid`)) {
+      if (isSqlRow(r)) {
         yield r;
         continue;
       }

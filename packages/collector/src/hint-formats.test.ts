@@ -228,6 +228,19 @@ describe('project hints: bounds', () => {
     expect(r).toEqual({ lines: 2, overlong: 0, cut: true });
     expect(got).toEqual(['{"project":"/srv/a"}', '{"project":"/srv/a"}']);
   });
+  it('with needles, passes exactly the lines holding one, also across 256 KB chunks, and counts every line', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => (i % 97 === 0 ? `{"type":"session.start","cwd":"/srv/p${i}","pad":"${'x'.repeat(i % 400)}"}` : `{"type":"tool","cwd":"/srv/q${i}","pad":"${'y'.repeat(i % 700)}"}`));
+    const p = file('needles.jsonl', lines.join('\n'));
+    const got: string[] = [];
+    const r = await forEachLine(p, Number.POSITIVE_INFINITY, HINT_MAX_LINE_BYTES, (l) => got.push(l), undefined, [Buffer.from('session.start')]);
+    expect(r).toEqual({ lines: 3000, overlong: 0 });
+    const want = lines.filter((l) => l.includes('session.start'));
+    // A line cut by a chunk boundary is passed whole and undecided; the caller's own test drops it.
+    expect(got.filter((l) => l.includes('session.start'))).toEqual(want);
+    expect(got.length - want.length).toBeLessThanOrEqual(Math.ceil(Buffer.byteLength(lines.join('\n')) / (256 * 1024)));
+    const rule: HintRule = { format: 'jsonl', path: ['cwd'], where: [{ path: 'type', values: ['session.start'] }], max_lines: 'all' };
+    expect((await readHintValues(rule, p)).values).toEqual(want.map((l) => (JSON.parse(l) as { cwd: string }).cwd));
+  });
   it('bad JSON, an unreadable file and binary garbage give notes or nothing, never a throw', async () => {
     expect(hintText({ format: 'json', path: ['cwd'] }, '{"cwd": "/srv/a",')).toEqual({ values: [], remote: [], problem: 'cannot be parsed as json: no project roots read from it' });
     expect(await readHintValues({ format: 'xml', path: ['a@b'] }, join(T, 'missing.xml'))).toEqual({ values: [], remote: [] });

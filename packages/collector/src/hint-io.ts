@@ -33,7 +33,8 @@ export async function readBounded(fsPath: Buffer | string, maxBytes: number): Pr
  * Stream a file line by line (read-only, no link followed), calling `onLine` for each line of at
  * most maxLineBytes and counting the longer ones, which are skipped without being held; stops
  * after `maxLines` lines, or after `maxBytes` bytes (`cut`: the line being read then is dropped).
- * Undefined when the file cannot be opened.
+ * With `needles`, a line read whole from one chunk that holds none of them is counted but not
+ * decoded (a caller that would drop it anyway saves the copy). Undefined when the file cannot be opened.
  */
 export async function forEachLine(
   fsPath: Buffer | string,
@@ -41,6 +42,7 @@ export async function forEachLine(
   maxLineBytes: number,
   onLine: (line: string) => void,
   maxBytes = Number.POSITIVE_INFINITY,
+  needles: readonly Buffer[] = [],
 ): Promise<{ lines: number; overlong: number; cut?: boolean } | undefined> {
   let fh: FileHandle | undefined;
   try {
@@ -71,10 +73,25 @@ export async function forEachLine(
       const { bytesRead } = await fh.read(buf, 0, Math.min(CHUNK, maxBytes - pos), pos);
       if (bytesRead === 0) break;
       pos += bytesRead;
+      const chunk = buf.subarray(0, bytesRead);
+      // Next offset of each needle in this chunk, moved on only when a line passes it: one scan per chunk.
+      const next = needles.map(() => -2);
+      const holds = (a: number, b: number): boolean => {
+        for (let i = 0; i < needles.length; i++) {
+          if (next[i] !== -1 && next[i] < a) next[i] = chunk.indexOf(needles[i], a);
+          if (next[i] >= a && next[i] + needles[i].length <= b) return true;
+        }
+        return false;
+      };
       let from = 0;
       while (from < bytesRead && acc.lines < maxLines) {
         const nl = buf.indexOf(0x0a, from);
         const stop = nl < 0 || nl >= bytesRead ? bytesRead : nl;
+        if (needles.length > 0 && held === 0 && !overlong && stop < bytesRead && !holds(from, stop)) {
+          acc.lines += 1;
+          from = stop + 1;
+          continue;
+        }
         if (!overlong) {
           if (held + stop - from > maxLineBytes) {
             overlong = true;

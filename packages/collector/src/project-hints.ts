@@ -164,6 +164,8 @@ export async function readHintValues(rule: HintRule, fsPath: Buffer | string, ho
       first = false;
     },
     HINT_MAX_STREAM_BYTES,
+    // A line lacking every value of the first `where` clause cannot match: it is skipped undecoded.
+    rule.format === 'jsonl' && rule.where?.[0] ? rule.where[0].values.map((v) => Buffer.from(v, 'utf8')) : [],
   );
   if (!r) return g.result();
   const problems = [

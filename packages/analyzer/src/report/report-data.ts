@@ -100,8 +100,10 @@ export class ReportData {
   conversation(s: ReportSession): { rows: ReportRow[]; total: number } {
     const where = 'host = ? AND user = ? AND agent = ? AND session_id = ?';
     const args = [s.host, s.user, s.agent, s.session_id];
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM timeline WHERE ${where}`).get(...args) as { n: number }).n;
-    const rows = this.db.prepare(`SELECT ${ROW_COLS} FROM timeline WHERE ${where} ORDER BY id LIMIT ?`).all(...args, MAX_TURNS) as ReportRow[];
+    // Named: without it SQLite may walk the agent index, every row of an agent for each session
+    // (5 of the 27 s of a default analyze at 160 MiB).
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM timeline INDEXED BY timeline_session WHERE ${where}`).get(...args) as { n: number }).n;
+    const rows = this.db.prepare(`SELECT ${ROW_COLS} FROM timeline INDEXED BY timeline_session WHERE ${where} ORDER BY id LIMIT ?`).all(...args, MAX_TURNS) as ReportRow[];
     for (const r of rows) r.text = reportText(r.text, MAX_TEXT);
     return { rows, total };
   }

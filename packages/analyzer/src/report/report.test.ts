@@ -51,6 +51,16 @@ describe('timesketchEvent', () => {
 });
 
 describe('SqliteSink', () => {
+  it('carries planner statistics, so the rows of a session are read through the session index', async () => {
+    const rows = [...Array.from({ length: 50 }, (_, i) => row({ session_id: `s${i % 5}` })), row({ agent: 'codex', session_id: 'x' })];
+    const path = await db('stats', rows);
+    const d = new Database(path, { readonly: true });
+    const stats = (d.prepare(`SELECT idx FROM sqlite_stat1 WHERE tbl = 'timeline'`).all() as { idx: string }[]).map((r) => r.idx).sort();
+    expect(stats).toEqual(['timeline_agent', 'timeline_session', 'timeline_time', 'timeline_turn']);
+    const plan = d.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM timeline WHERE host = ? AND user = ? AND agent = ? AND session_id = ?`).all('h', 'u', 'claude-code', 's1') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join('; ')).toContain('timeline_session');
+    d.close();
+  });
   it('loads findings.jsonl when an earlier sink wrote it, a bad line kept as a string', async () => {
     const path = await db('findings', [row({ text: 'hello' })], '{"rule":"r1","severity":"high"}\nnot json\n\n{"rule":"r2"}\n');
     const d = new Database(path, { readonly: true });

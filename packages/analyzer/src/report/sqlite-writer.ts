@@ -27,6 +27,8 @@ CREATE TABLE findings (id INTEGER PRIMARY KEY, json TEXT NOT NULL);
 `;
 
 // Built after the load: an index or FTS filled row by row costs several times a bulk build.
+// ANALYZE (70 ms at 160 MiB) gives the planner the indexes' shapes, for the report and for
+// `aitrail serve` and ad hoc queries: without it, a session's rows were read through the agent index.
 const INDEXES = `
 CREATE INDEX timeline_time ON timeline (timestamp_utc);
 CREATE INDEX timeline_session ON timeline (session_id, timestamp_utc);
@@ -35,6 +37,8 @@ CREATE INDEX timeline_turn ON timeline (turn_type, tool_name);
 CREATE INDEX sessions_key ON sessions (agent, session_id);
 CREATE VIRTUAL TABLE timeline_fts USING fts5 (text, content='timeline', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
 INSERT INTO timeline_fts (timeline_fts) VALUES ('rebuild');
+ANALYZE timeline;
+ANALYZE sessions;
 `;
 
 type Inv = { collections?: Record<string, unknown>[]; homes?: Home[]; system?: Home[]; analyzer?: unknown; totals?: unknown };

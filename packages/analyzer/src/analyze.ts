@@ -15,12 +15,13 @@ import { InlinePool, type ParsePool, WorkerPool } from './pool.js';
 import { DEFAULT_RUN_LIMITS, RecordStore, type RunLimits } from './record-store.js';
 import { secondaryKeys } from './secondary-keys.js';
 import { type CollectionSource, type MemberAccess, openDirectorySource } from './source.js';
-import { FindingsEngine, loadRules, type Rule, RuleError } from './findings/index.js';
-import type { RowSink } from './report/sink.js';
+import { loadRules, type Rule, RuleError } from './findings/index.js';
+import { buildSinks, sinkGroups } from './report/sink-specs.js';
+import { SinkThread } from './report/sink-threads.js';
 import { type SessionFileGlobs, sessionFileMatcher } from './session-files.js';
 import { buildSummary, type SummaryEntry, type UnparsedEntry } from './summary.js';
 import { openZipSource } from './zip-source.js';
-import { removeStaleReports, reportSinks } from './report/sinks.js';
+import { removeStaleReports } from './report/sinks.js';
 
 export { AnalyzeError };
 
@@ -233,12 +234,15 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       integrity: { ok: integrity[i].ok, checked: integrity[i].checked, mismatched: integrity[i].mismatched, missing: integrity[i].missing, extra: integrity[i].extra, unreadable: integrity[i].unreadable },
     }));
     ev.phase?.('writing', store.rows);
-    const findings = opts.findings === false ? undefined : new FindingsEngine(rules, tmp);
-    // findings.jsonl first: the report sinks read it when they end.
-    const sinks: RowSink[] = [...(findings ? [findingsSink(findings)] : []), ...(opts.reports === false ? [] : reportSinks(out))];
-    const written = await writeOutputs({ out, store, identities: plan.identities, skipped, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check, sinks });
+    const groups = sinkGroups({ out, tmp, findings: opts.findings !== false, ruleDirs: opts.rules ?? [], reports: opts.reports !== false });
+    // Where the parse had threads, the sinks get theirs (report/sink-threads.ts); a small input
+    // runs them in-process, where starting threads would cost more than they save.
+    const feeds = parse.threaded ? groups.map((g) => new SinkThread(g)) : [];
+    const inline = parse.threaded ? undefined : buildSinks(groups.flat(), rules);
+    const written = await writeOutputs({ out, store, identities: plan.identities, skipped, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check, sinks: inline?.sinks, feeds });
     if (opts.reports === false) await removeStaleReports(out);
-    return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings, findings: Object.fromEntries(findings?.counts ?? []), unparsed: written.unparsed };
+    const counts = inline ? inline.findings?.counts : feeds.find((f) => f.findings)?.findings;
+    return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings, findings: Object.fromEntries(counts ?? []), unparsed: written.unparsed };
   } finally {
     for (const s of sources) await s.close().catch(() => {});
     await rm(tmp, { recursive: true, force: true });
@@ -270,6 +274,8 @@ interface ParseRun {
   store: RecordStore;
   outcomes: Map<number, UnitOutcome>;
   reads: Map<string, MemberRead>;
+  /** The parse ran on worker threads (a large enough input and `--jobs` above 1). */
+  threaded: boolean;
 }
 
 async function parseAll(plan: ParsePlan, inputs: Input[], opts: AnalyzeOptions, tmp: string, limits: CredentialScanLimits | null, ev: AnalyzeEvents, check: () => void, name: string): Promise<ParseRun> {
@@ -331,18 +337,6 @@ async function parseAll(plan: ParsePlan, inputs: Input[], opts: AnalyzeOptions, 
   } finally {
     await pool.close();
   }
-  return { plan, store, outcomes, reads };
+  return { plan, store, outcomes, reads, threaded: !inline };
 }
 
-/** The findings engine as a row sink: at the end it takes inventory.json's homes and system entries (their MCP servers). */
-function findingsSink(f: FindingsEngine): RowSink {
-  return {
-    row: (r) => f.row(r),
-    end: ({ out, inventory }) => {
-      const inv = inventory as { homes?: Parameters<FindingsEngine['end']>[0]['homes']; system?: Parameters<FindingsEngine['end']>[0]['homes'] };
-      return f.end({ out, homes: [...(inv.homes ?? []), ...(inv.system ?? [])] });
-    },
-    // Findings are spooled in the analysis's temp folder (removed with it); findings.jsonl is written atomically in end().
-    abort: async () => {},
-  };
-}

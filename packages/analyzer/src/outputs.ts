@@ -13,7 +13,7 @@ import { ByteWriter } from './byte-writer.js';
 import type { RecordStore } from './record-store.js';
 import type { TimelineRow } from './row.js';
 import { SessionAccumulator, type SessionRecord } from './sessions.js';
-import type { DuplicateRecord, RowSink } from './report/sink.js';
+import type { DuplicateRecord, LineFeed, RowSink } from './report/sink.js';
 import type { KeptCounts, UnparsedEntry } from './summary.js';
 
 /** Where the outputs were written. */
@@ -62,6 +62,8 @@ export interface WriteInput {
   check?: () => void;
   /** Extra outputs fed each kept row in output order, then ended in this order (report/sink.ts). */
   sinks?: RowSink[];
+  /** Extra outputs on threads, fed the timeline.jsonl bytes, then ended in this order after `sinks`. */
+  feeds?: LineFeed[];
 }
 
 const J = JSON.stringify;
@@ -101,6 +103,9 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   let seen = 0;
   const skipping = w.skipped.size > 0;
   const sinks = w.sinks ?? [];
+  const feeds = w.feeds ?? [];
+  // One copy of the kept lines per feed; the last feed takes the buffer itself.
+  const feedOut = feeds.length > 0 ? new ByteWriter((b) => Promise.all(feeds.map((_, i) => (i === feeds.length - 1 ? b : Buffer.from(b))).map((c, i) => feeds[i].write(c)))) : undefined;
   try {
     await csv.write(CSV_BOM + csvLine(TIMELINE_COLUMNS));
     // Per unit (one artifact and parser): who its rows belong to, looked up once.
@@ -158,24 +163,26 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
       u.kept ??= keptEntry(kept, r);
       countKept(u.kept, r);
       const fed = sinks.length > 0 ? feedSinks(sinks, sinkRow(b, v.json, same ? null : r.project_path, r.git_branch)) : undefined;
-      if (same) return both(fed, both(csvOut.put(b, v.csv[0], v.csv[5]), jsonOut.put(b, v.json[0], v.json[5])));
+      if (same) return both(both(fed, feedOut?.put(b, v.json[0], v.json[5])), both(csvOut.put(b, v.csv[0], v.csv[5]), jsonOut.put(b, v.json[0], v.json[5])));
+      const pj = J(r.project_path);
+      const bj = J(r.git_branch);
       return both(
-        fed,
-        both(
-          seq(csvOut, b, v.csv, csvField(r.project_path), csvField(r.git_branch)),
-          seq(jsonOut, b, v.json, J(r.project_path), J(r.git_branch)),
-        ),
+        both(fed, feedOut && seq(feedOut, b, v.json, pj, bj)),
+        both(seq(csvOut, b, v.csv, csvField(r.project_path), csvField(r.git_branch)), seq(jsonOut, b, v.json, pj, bj)),
       );
     });
     await csvOut.flush();
     await jsonOut.flush();
+    await feedOut?.flush();
+    for (const f of feeds) f.rowsDone();
+    for (const s of sinks) await s.rowsDone?.();
     await csv.commit();
     await jsonl.commit();
   } catch (e) {
     await Promise.allSettled([csvOut.flush(), jsonOut.flush()]);
     await csv.abort();
     await jsonl.abort();
-    await abortSinks(sinks);
+    await abortSinks(sinks, feeds);
     throw e;
   }
 
@@ -186,12 +193,12 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
       const d = w.drops.get(ord)!;
       // The same text as JSON.stringify of the three row objects: each is its timeline.jsonl line.
       await dup.write(`{"dropped":${held.get(ord)},"kept":${held.get(d.kept) ?? 'null'},"paired_with":${held.get(d.paired) ?? 'null'}}\n`);
-      if (sinks.length) dupRecs.push({ dropped: parseHeld(held.get(ord)) ?? undefined, kept: parseHeld(held.get(d.kept)), paired_with: parseHeld(held.get(d.paired)) });
+      if (sinks.length || feeds.length) dupRecs.push({ dropped: parseHeld(held.get(ord)) ?? undefined, kept: parseHeld(held.get(d.kept)), paired_with: parseHeld(held.get(d.paired)) });
     }
     await dup.commit();
   } catch (e) {
     await dup.abort();
-    await abortSinks(sinks);
+    await abortSinks(sinks, feeds);
     throw e;
   }
 
@@ -202,6 +209,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     await sf.commit();
   } catch (e) {
     await sf.abort();
+    await abortSinks(sinks, feeds);
     throw e;
   }
 
@@ -238,20 +246,26 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     totals,
     outputs: { timeline_csv: 'timeline.csv', timeline_jsonl: 'timeline.jsonl', sessions: 'sessions.jsonl', duplicates: 'duplicates.jsonl' },
   };
-  await writeFileAtomic(files.inventory, JSON.stringify(inventory, null, 2) + '\n');
-  for (let i = 0; i < sinks.length; i++) {
+  try {
+    await writeFileAtomic(files.inventory, JSON.stringify(inventory, null, 2) + '\n');
+  } catch (e) {
+    await abortSinks(sinks, feeds);
+    throw e;
+  }
+  const ends = [...sinks, ...feeds];
+  for (let i = 0; i < ends.length; i++) {
     try {
-      await sinks[i].end({ out: w.out, sessions: recs, inventory, duplicates: dupRecs });
+      await ends[i].end({ out: w.out, sessions: recs, inventory, duplicates: dupRecs });
     } catch (e) {
-      await abortSinks(sinks.slice(i));
+      await abortSinks(ends.slice(i));
       throw e;
     }
   }
   return { files, sessions: recs, kept, rows, duplicates: droppedOrder.length, warnings, unparsed };
 }
 
-async function abortSinks(sinks: RowSink[]): Promise<void> {
-  await Promise.allSettled(sinks.map((s) => s.abort()));
+async function abortSinks(...groups: (RowSink | LineFeed)[][]): Promise<void> {
+  await Promise.allSettled(groups.flat().map((s) => s.abort()));
 }
 
 function parseHeld(line: string | undefined): Record<string, string | number | null> | null {
@@ -259,20 +273,22 @@ function parseHeld(line: string | undefined): Record<string, string | number | n
 }
 
 /**
- * The full row a sink is given: its timeline.jsonl line parsed (the record view holds a row's text
- * only for a few tags, and neither its tool use id nor its line), project and branch as filled.
+ * The full row a sink is given, and its timeline.jsonl line: the line parsed (the record view
+ * holds a row's text only for a few tags, and neither its tool use id nor its line), project and
+ * branch as filled.
  */
-function sinkRow(b: Buffer, json: readonly number[], project: string | null, branch: string): TimelineRow {
-  const o = JSON.parse(heldLine(b, json, project, branch)) as TimelineRow;
+function sinkRow(b: Buffer, json: readonly number[], project: string | null, branch: string): [TimelineRow, string] {
+  const line = heldLine(b, json, project, branch);
+  const o = JSON.parse(line) as TimelineRow;
   if (o.tag === '') delete o.tag;
-  return o;
+  return [o, line];
 }
 
 /** Each sink's row() in turn, waiting for one that returns a promise before the next. */
-function feedSinks(sinks: RowSink[], r: TimelineRow): Promise<void> | undefined {
+function feedSinks(sinks: RowSink[], [r, line]: [TimelineRow, string]): Promise<void> | undefined {
   for (let i = 0; i < sinks.length; i++) {
-    const p = sinks[i].row(r);
-    if (p) return sinks.slice(i + 1).reduce<Promise<void>>((chain, s) => chain.then(() => s.row(r) ?? undefined), p);
+    const p = sinks[i].row(r, line);
+    if (p) return sinks.slice(i + 1).reduce<Promise<void>>((chain, s) => chain.then(() => s.row(r, line) ?? undefined), p);
   }
   return undefined;
 }

@@ -7,7 +7,8 @@ import type { TimelineRow } from '../row.js';
 import { esc } from './html.js';
 import { SqliteSink } from './sqlite-writer.js';
 import { ftsQuery, TimelineView, TimelineViewError } from './timeline-view.js';
-import { timesketchEvent, timesketchTime } from './timesketch.js';
+import { jsonLine } from '../outputs.js';
+import { timesketchEvent, timesketchLine, timesketchTime } from './timesketch.js';
 
 const T = mkdtempSync(join(tmpdir(), 'aitrail-report-unit-'));
 afterAll(() => rmSync(T, { recursive: true, force: true }));
@@ -47,6 +48,19 @@ describe('timesketchEvent', () => {
     expect(e.message).toBe(`claude-code tool_use Bash: a,b ${'x'.repeat(496)}… [1004 chars]`);
     expect(e.text).toBe(`a,b ${'x'.repeat(1000)}`);
     expect([e.timestamp_desc, e.tag, e.aitrail_tag]).toEqual(['Tool call time', ['permission_decision,odd'], 'permission_decision,odd']);
+  });
+});
+
+describe('timesketchLine', () => {
+  // The rows as a sink is given them: the timeline.jsonl line parsed, no tag rather than an empty one.
+  const texts = ['', 'plain', 'quote " and \\ backslash\nnew line', 'ünïcödé ✓ 😀', `${'y'.repeat(499)}😀tail`, 'x'.repeat(3000), 'lone \ud800 surrogate', '\u0000\u001f\u007f\u2028', ',"tag":"fake"'];
+  const tags = ['', 'permission_decision', 'odd "quoted",tag:"x"', 'ends with \\'];
+  const cases = texts.flatMap((text, i) => tags.map((tag, j) => row({ text, tag, timestamp_utc: (i + j) % 3 === 0 ? '' : (i + j) % 3 === 1 ? '2026-05-01T10:00:00.5Z' : 'not a time', source_line: j % 2 ? null : i, tool_name: j === 1 ? 'Bash' : '', project_path: tag })));
+  it.each(cases.map((r, i) => [i, r]))('case %i: the same text as JSON.stringify(timesketchEvent(row))', (_i, r) => {
+    const line = jsonLine(r as TimelineRow).slice(0, -1);
+    const given = JSON.parse(line) as TimelineRow;
+    if (given.tag === '') delete given.tag;
+    expect(timesketchLine(given, line)).toBe(JSON.stringify(timesketchEvent(given)));
   });
 });
 

@@ -20,11 +20,27 @@ export interface SinkEnd {
 
 /**
  * An extra output fed by the streaming pass: `row` once per kept timeline row, after dedup, in
- * output order; `end` once at the end of the run, in the order the sinks were given (a sink that
- * reads another's output comes after it); `abort` when the run fails (remove partial files).
+ * output order; `rowsDone` (when it has one) after the last; `end` once at the end of the run, in
+ * the order the sinks were given (a sink that reads another's output comes after it); `abort`
+ * when the run fails (remove partial files).
  */
 export interface RowSink {
-  row(r: TimelineRow): void | Promise<void>;
+  /** One kept row; `line` is its timeline.jsonl line (without the newline) when the caller has it. */
+  row(r: TimelineRow, line?: string): void | Promise<void>;
+  /** Optional: the last row has been given (work that needs every row may start before `end`). */
+  rowsDone?(): void | Promise<void>;
+  end(info: SinkEnd): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/**
+ * Row sinks elsewhere (a thread: sink-threads.ts), fed the bytes of timeline.jsonl as the last pass
+ * writes them; then `rowsDone`, `end` and `abort` as for a {@link RowSink}.
+ */
+export interface LineFeed {
+  /** A chunk of timeline.jsonl (a line may continue in the next); the buffer is given away. */
+  write(b: Buffer): Promise<void>;
+  rowsDone(): void;
   end(info: SinkEnd): Promise<void>;
   abort(): Promise<void>;
 }

@@ -29,15 +29,19 @@ CREATE TABLE findings (id INTEGER PRIMARY KEY, json TEXT NOT NULL);
 // Built after the load: an index or FTS filled row by row costs several times a bulk build.
 // ANALYZE (70 ms at 160 MiB) gives the planner the indexes' shapes, for the report and for
 // `aitrail serve` and ad hoc queries: without it, a session's rows were read through the agent index.
-const INDEXES = `
+// The timeline's are built as soon as its last row is in (rowsDone), while the run writes its
+// other outputs; the sessions' at the end.
+const TIMELINE_INDEXES = `
 CREATE INDEX timeline_time ON timeline (timestamp_utc);
 CREATE INDEX timeline_session ON timeline (session_id, timestamp_utc);
 CREATE INDEX timeline_agent ON timeline (agent, timestamp_utc);
 CREATE INDEX timeline_turn ON timeline (turn_type, tool_name);
-CREATE INDEX sessions_key ON sessions (agent, session_id);
 CREATE VIRTUAL TABLE timeline_fts USING fts5 (text, content='timeline', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
 INSERT INTO timeline_fts (timeline_fts) VALUES ('rebuild');
 ANALYZE timeline;
+`;
+const END_INDEXES = `
+CREATE INDEX sessions_key ON sessions (agent, session_id);
 ANALYZE sessions;
 `;
 
@@ -60,6 +64,7 @@ export class SqliteSink implements RowSink {
   private readonly db: Database.Database;
   private readonly insert: Database.Statement;
   private pending = 0;
+  private rowsFinished = false;
 
   constructor(out: string) {
     this.path = join(out, 'timeline.sqlite');
@@ -85,8 +90,18 @@ export class SqliteSink implements RowSink {
     }
   }
 
-  /** Fill the other tables, build the indexes, close and rename. */
+  /** The last row is in: build the timeline's indexes and its FTS5 index now. */
+  rowsDone(): void {
+    if (this.rowsFinished) return;
+    this.rowsFinished = true;
+    this.db.exec('COMMIT');
+    this.db.exec(TIMELINE_INDEXES);
+    this.db.exec('BEGIN');
+  }
+
+  /** Fill the other tables, build the remaining indexes, close and rename. */
   async end(info: SinkEnd): Promise<void> {
+    this.rowsDone();
     const db = this.db;
     const inv = info.inventory as Inv;
     const sess = db.prepare('INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
@@ -118,7 +133,7 @@ export class SqliteSink implements RowSink {
     meta.run('analyzer', JSON.stringify(inv.analyzer ?? null));
     meta.run('totals', JSON.stringify(inv.totals ?? null));
     db.exec('COMMIT');
-    db.exec(INDEXES);
+    db.exec(END_INDEXES);
     db.close();
     renameSync(this.tmp, this.path);
   }

@@ -36,25 +36,47 @@ export function timesketchTime(ts: string): { datetime: string; timestamp: numbe
   return { datetime: `${m[1]}${m[2] ? `.${m[2]}` : ''}+00:00`, timestamp: secs * 1000 + micro };
 }
 
-/** One Timesketch event of a timeline row (the importer's mandatory fields, then every column). */
-export function timesketchEvent(r: TimelineRow): Record<string, unknown> {
+/** The importer's mandatory fields of a row's event, and whether the row has a time. */
+function eventHead(r: TimelineRow): { head: Record<string, unknown>; dated: boolean } {
   const t = r.timestamp_utc ? timesketchTime(r.timestamp_utc) : null;
   const what = [r.agent, r.turn_type, r.tool_name].filter(Boolean).join(' ');
   const text = r.text ?? '';
-  const ev: Record<string, unknown> = {
+  const head: Record<string, unknown> = {
     message: `${what}: ${text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS)}… [${text.length} chars]` : text}`,
     datetime: t?.datetime ?? '1970-01-01T00:00:00+00:00',
     timestamp: t?.timestamp ?? 0,
     timestamp_desc: t ? (DESC[r.turn_type] ?? 'Record time') : UNDATED_DESC,
     data_type: 'aitrail:timeline:row',
   };
+  return { head, dated: t !== null };
+}
+
+/** One Timesketch event of a timeline row (the importer's mandatory fields, then every column). */
+export function timesketchEvent(r: TimelineRow): Record<string, unknown> {
+  const { head: ev, dated } = eventHead(r);
   for (const c of TIMELINE_COLUMNS) ev[c] = r[c] ?? null;
-  ev.undated = !t;
+  ev.undated = !dated;
   // Timesketch reads a `tag` field as its own list of tags: the aitrail tag goes there as a
   // one-item list (never split on commas) and stays whole in `aitrail_tag`.
   ev.aitrail_tag = r.tag ?? '';
   ev.tag = r.tag ? [r.tag] : [];
   return ev;
+}
+
+const TAG_KEY = ',"tag":';
+
+/**
+ * The JSON text of {@link timesketchEvent}, its columns copied from the row's timeline.jsonl
+ * `line` (the columns in the same order, then the tag, the last key) rather than escaped again:
+ * the texts are most of the bytes.
+ */
+export function timesketchLine(r: TimelineRow, line: string): string {
+  const { head, dated } = eventHead(r);
+  const fields = JSON.stringify(head);
+  // The tag's value is a JSON string, where a quote is always escaped: the last `,"tag":` is the key.
+  const cut = line.lastIndexOf(TAG_KEY);
+  const tag = r.tag ?? '';
+  return `${fields.slice(0, -1)},${line.slice(1, cut)},"undated":${!dated},"aitrail_tag":${JSON.stringify(tag)},"tag":${tag ? `[${JSON.stringify(tag)}]` : '[]'}}`;
 }
 
 /** timeline.timesketch.jsonl: one event per kept row, for Timesketch's JSONL importer. */
@@ -68,9 +90,9 @@ export class TimesketchSink implements RowSink {
     this.out = new WriteBehind(this.file);
   }
 
-  /** Add one row's event (a promise only when a full buffer is handed to the file). */
-  row(r: TimelineRow): Promise<void> | undefined {
-    this.buf += JSON.stringify(timesketchEvent(r)) + '\n';
+  /** Add one row's event, from its timeline.jsonl line when given (a promise only when a full buffer is handed to the file). */
+  row(r: TimelineRow, line?: string): Promise<void> | undefined {
+    this.buf += (line === undefined ? JSON.stringify(timesketchEvent(r)) : timesketchLine(r, line)) + '\n';
     if (this.buf.length <= FLUSH) return undefined;
     const text = this.buf;
     this.buf = '';

@@ -1,0 +1,92 @@
+// A sink thread: runs a group of row sinks (sink-specs.ts) off the analysis's main thread. It is
+// fed the bytes of timeline.jsonl as the last pass writes them (whole lines or not), parses each
+// line into the row the sink would have been given in-process, and answers each chunk with an
+// acknowledgement, so the main thread keeps at most a few chunks in flight.
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadRules } from '../findings/load.js';
+import type { TimelineRow } from '../row.js';
+import { buildSinks, type SinkSpec } from './sink-specs.js';
+import type { SinkEnd } from './sink.js';
+
+/** Messages from the main thread to a sink thread. */
+export type ToSinkThread =
+  | { type: 'chunk'; buf: ArrayBuffer; offset: number; length: number }
+  | { type: 'rowsDone' }
+  | { type: 'end'; info: SinkEnd }
+  | { type: 'abort' };
+
+/** Messages from a sink thread to the main thread. */
+export type FromSinkThread =
+  | { type: 'ack' }
+  | { type: 'ended'; findings?: [string, number][] }
+  | { type: 'aborted' }
+  | { type: 'error'; message: string; stack?: string };
+
+const port = parentPort!;
+const specs = (workerData as { specs: SinkSpec[] }).specs;
+const post = (m: FromSinkThread) => port.postMessage(m);
+
+let built: ReturnType<typeof buildSinks> | undefined;
+let failed = false;
+let carry: Buffer | null = null;
+
+async function setUp(): Promise<void> {
+  const f = specs.find((s) => s.kind === 'findings');
+  // The rules were loaded and checked on the main thread already; they load the same here.
+  built = buildSinks(specs, f ? await loadRules(f.ruleDirs) : []);
+}
+
+/** Every whole line of `chunk` (with what the last chunk left) to the sinks; keep the cut end. */
+async function take(chunk: Buffer): Promise<void> {
+  const b = carry ? Buffer.concat([carry, chunk]) : chunk;
+  const last = b.lastIndexOf(10);
+  carry = last + 1 < b.length ? b.subarray(last + 1) : null;
+  if (last < 0) return;
+  const text = b.toString('utf8', 0, last);
+  const sinks = built!.sinks;
+  let at = 0;
+  while (at <= text.length) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl;
+    const line = text.slice(at, end);
+    const r = JSON.parse(line) as TimelineRow;
+    // As the in-process pass gives it (outputs.ts sinkRow): no tag rather than an empty one.
+    if (r.tag === '') delete r.tag;
+    for (const s of sinks) {
+      const p = s.row(r, line);
+      if (p) await p;
+    }
+    at = end + 1;
+  }
+}
+
+async function handle(m: ToSinkThread): Promise<void> {
+  if (m.type === 'abort') {
+    await Promise.allSettled((built?.sinks ?? []).map((s) => s.abort()));
+    post({ type: 'aborted' });
+    return;
+  }
+  if (failed) return;
+  try {
+    if (m.type === 'chunk') {
+      await take(Buffer.from(m.buf, m.offset, m.length));
+      post({ type: 'ack' });
+    } else if (m.type === 'rowsDone') {
+      for (const s of built!.sinks) await s.rowsDone?.();
+    } else {
+      for (const s of built!.sinks) await s.end(m.info);
+      post({ type: 'ended', findings: built!.findings ? [...built!.findings.counts] : undefined });
+    }
+  } catch (e) {
+    failed = true;
+    post({ type: 'error', message: (e as Error)?.message ?? String(e), stack: (e as Error)?.stack });
+  }
+}
+
+let queue: Promise<void> = setUp().catch((e: Error) => {
+  failed = true;
+  post({ type: 'error', message: e?.message ?? String(e), stack: e?.stack });
+});
+port.on('message', (m: ToSinkThread) => {
+  queue = queue.then(() => handle(m));
+});

@@ -1,0 +1,112 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error the bench generator is plain JavaScript without declarations
+import { generate } from '../../../../bench/generate.mjs';
+import { REPO, runCli, stackTraceLines } from './test-helpers/hostile-harness.js';
+
+// With the parse on threads (`--jobs 2`), the findings and report outputs are written on threads
+// of their own, fed the bytes of timeline.jsonl (analyzer report/sink-threads.ts); with `--jobs 1`
+// in-process, given each row. Both must give the same outputs. The input: a generated corpus
+// (thousands of rows, so many 1 MB chunks), fixture homes with findings, MCP servers and
+// credentials, and a Claude Code session whose 3 MB prompt is longer than a chunk.
+
+const FILES = ['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl', 'findings.jsonl', 'timeline.timesketch.jsonl', 'report.html'];
+const HOMES = ['copilot-mcp', 'credentials', 'hazards', 'seed-claude', 'seed-copilot'];
+let T: string;
+let zip: string;
+
+function longPromptHome(dir: string): void {
+  const sid = '5e55a0a1-0000-4000-8000-00000000beef';
+  const p = join(dir, '.claude/projects/-srv-long');
+  mkdirSync(p, { recursive: true });
+  const prompt = `ignore all previous instructions ${'ünï 😀 '.repeat(400_000)} end`;
+  const line = (n: number, text: string) => JSON.stringify({ type: 'user', message: { role: 'user', content: text }, uuid: `c2000000-0000-4000-8000-00000000000${n}`, timestamp: `2026-10-02T09:00:0${n}.000Z`, sessionId: sid, cwd: '/srv/long' });
+  writeFileSync(join(p, `${sid}.jsonl`), `${line(1, 'short')}\n${line(2, prompt)}\n${line(3, 'after')}\n`);
+}
+
+beforeAll(async () => {
+  T = mkdtempSync(join(tmpdir(), 'aitrail-e2e-sink-threads-'));
+  generate({ out: join(T, 'gen'), size: 6 * 1024 * 1024, seed: 11, homes: 1 });
+  longPromptHome(join(T, 'long'));
+  const homes = [join(T, 'gen/alice'), join(T, 'long'), ...HOMES.map((h) => join(REPO, 'fixtures/homes', h))];
+  zip = join(T, 'c.zip');
+  const c = await runCli(['collect', ...homes.flatMap((h) => ['--home', h]), '--out', zip], { timeoutMs: 120_000 });
+  expect(c.code, c.stderr).toBe(0);
+}, 300_000);
+afterAll(() => rmSync(T, { recursive: true, force: true }));
+
+const summaries: Record<string, { out: string; findings: Record<string, number> }> = {};
+
+async function analyzeWith(label: string, jobs: string): Promise<string> {
+  const out = join(T, label);
+  const r = await runCli(['analyze', zip, '--out', out, '--jobs', jobs, '--json'], { timeoutMs: 240_000 });
+  expect(r.code, r.stderr.slice(-2000)).toBe(0);
+  expect(stackTraceLines(r.stderr)).toEqual([]);
+  summaries[label] = JSON.parse(r.stdout);
+  return out;
+}
+
+/** Every table of a timeline.sqlite as text, in rowid order (the file's pages may differ). */
+function dump(path: string): Record<string, string> {
+  const db = new Database(path, { readonly: true });
+  try {
+    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name`).all() as { name: string }[]).map((t) => t.name);
+    return Object.fromEntries(tables.map((t) => [t, JSON.stringify(db.prepare(`SELECT * FROM "${t}"`).raw().all())]));
+  } finally {
+    db.close();
+  }
+}
+
+describe('report and findings outputs written on threads', () => {
+  let inline: string;
+  let threaded: string;
+  beforeAll(async () => {
+    inline = await analyzeWith('inline', '1');
+    threaded = await analyzeWith('threaded', '2');
+  }, 480_000);
+
+  it('writes every output, and no partial file is left', () => {
+    const names = readdirSync(threaded).sort();
+    expect(names).toEqual([...FILES, 'timeline.sqlite'].sort());
+  });
+
+  it.each(FILES)('%s is the same bytes as with the sinks in-process', (f) => {
+    expect(readFileSync(join(threaded, f)).equals(readFileSync(join(inline, f))), `${f} differs`).toBe(true);
+  });
+
+  it('timeline.sqlite holds the same tables, the long prompt whole, and finds words through FTS5', () => {
+    const a = dump(join(inline, 'timeline.sqlite'));
+    const b = dump(join(threaded, 'timeline.sqlite'));
+    expect(Object.keys(b)).toEqual(Object.keys(a));
+    for (const t of Object.keys(a)) expect(b[t] === a[t], `table ${t} differs`).toBe(true);
+    const db = new Database(join(threaded, 'timeline.sqlite'), { readonly: true });
+    const long = db.prepare(`SELECT length(text) AS n FROM timeline WHERE session_id = '5e55a0a1-0000-4000-8000-00000000beef' ORDER BY id`).all() as { n: number }[];
+    // SQLite counts characters, not UTF-16 units.
+    expect(long.map((r) => r.n)).toEqual(['short', `ignore all previous instructions ${'ünï 😀 '.repeat(400_000)} end`, 'after'].map((t) => [...t].length));
+    const hit = db.prepare(`SELECT count(*) AS n FROM timeline_fts WHERE timeline_fts MATCH 'after'`).get() as { n: number };
+    expect(hit.n).toBeGreaterThan(0);
+    db.close();
+  });
+
+  it('counts the same findings in the summary', () => {
+    const counts = summaries.threaded.findings;
+    expect(counts).toEqual(summaries.inline.findings);
+    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(readFileSync(join(threaded, 'findings.jsonl'), 'utf8').trim().split('\n').length);
+  });
+});
+
+describe('a report output that cannot be written, with the sinks on threads', () => {
+  it('fails with the reason, no stack trace, and no partial file', async () => {
+    const out = join(T, 'blocked');
+    mkdirSync(join(out, 'timeline.timesketch.jsonl', 'x'), { recursive: true });
+    const r = await runCli(['analyze', zip, '--out', out, '--jobs', '2'], { timeoutMs: 240_000 });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('timeline.timesketch.jsonl');
+    expect(stackTraceLines(r.stderr)).toEqual([]);
+    expect(readdirSync(out).filter((n) => n.includes('partial'))).toEqual([]);
+    expect(readdirSync(out)).not.toContain('timeline.sqlite');
+  }, 240_000);
+});

@@ -74,7 +74,10 @@ export class SqliteSink implements RowSink {
     // No journal and no fsync: the file is private until the rename, and a failed run removes it.
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
-    this.db.pragma('cache_size = -32000');
+    // 8 MB: the rows are appended in id order and the FTS5 build keeps its own buffer; 32 MB was
+    // no faster at 160 MiB and added 25 MB to the run's peak RSS, now that this runs beside the
+    // parse's other threads.
+    this.db.pragma('cache_size = -8000');
     this.db.exec(SCHEMA);
     const cols = [...TIMELINE_COLUMNS, 'tag'];
     this.insert = this.db.prepare(`INSERT INTO timeline (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -8,7 +8,7 @@ import { esc } from './html.js';
 import { SqliteSink } from './sqlite-writer.js';
 import { ftsQuery, TimelineView, TimelineViewError } from './timeline-view.js';
 import { jsonLine } from '../outputs.js';
-import { timesketchEvent, timesketchLine, timesketchTime } from './timesketch.js';
+import { TimesketchSink, timesketchEvent, timesketchLine, timesketchTime } from './timesketch.js';
 
 const T = mkdtempSync(join(tmpdir(), 'aitrail-report-unit-'));
 afterAll(() => rmSync(T, { recursive: true, force: true }));
@@ -61,6 +61,28 @@ describe('timesketchLine', () => {
     const given = JSON.parse(line) as TimelineRow;
     if (given.tag === '') delete given.tag;
     expect(timesketchLine(given, line)).toBe(JSON.stringify(timesketchEvent(given)));
+  });
+});
+
+describe('TimesketchSink', () => {
+  it('writes a row longer than its buffer in pieces, the same bytes as one event line, between the rows around it', async () => {
+    const out = join(T, 'timesketch-big');
+    mkdirSync(out);
+    const s = new TimesketchSink(out);
+    const rows = [row({ text: 'before' }), row({ text: `${'long prompt '.repeat(200_000)}✓`, tag: 'permission_decision' }), row({ text: 'after' })];
+    for (const r of rows) {
+      const line = jsonLine(r).slice(0, -1);
+      const given = JSON.parse(line) as TimelineRow;
+      if (given.tag === '') delete given.tag;
+      await s.row(given, line);
+    }
+    await s.end();
+    const want = rows.map((r) => {
+      const given = JSON.parse(jsonLine(r)) as TimelineRow;
+      if (given.tag === '') delete given.tag;
+      return `${JSON.stringify(timesketchEvent(given))}\n`;
+    });
+    expect(readFileSync(join(out, 'timeline.timesketch.jsonl'), 'utf8')).toBe(want.join(''));
   });
 });
 

@@ -71,12 +71,17 @@ const TAG_KEY = ',"tag":';
  * the texts are most of the bytes.
  */
 export function timesketchLine(r: TimelineRow, line: string): string {
+  return timesketchParts(r, line).join('');
+}
+
+/** {@link timesketchLine} in three pieces: the head, the columns (a slice of `line`, not a copy), the tail. */
+export function timesketchParts(r: TimelineRow, line: string): [string, string, string] {
   const { head, dated } = eventHead(r);
   const fields = JSON.stringify(head);
   // The tag's value is a JSON string, where a quote is always escaped: the last `,"tag":` is the key.
   const cut = line.lastIndexOf(TAG_KEY);
   const tag = r.tag ?? '';
-  return `${fields.slice(0, -1)},${line.slice(1, cut)},"undated":${!dated},"aitrail_tag":${JSON.stringify(tag)},"tag":${tag ? `[${JSON.stringify(tag)}]` : '[]'}}`;
+  return [`${fields.slice(0, -1)},`, line.slice(1, cut), `,"undated":${!dated},"aitrail_tag":${JSON.stringify(tag)},"tag":${tag ? `[${JSON.stringify(tag)}]` : '[]'}}`];
 }
 
 /** timeline.timesketch.jsonl: one event per kept row, for Timesketch's JSONL importer. */
@@ -92,11 +97,26 @@ export class TimesketchSink implements RowSink {
 
   /** Add one row's event, from its timeline.jsonl line when given (a promise only when a full buffer is handed to the file). */
   row(r: TimelineRow, line?: string): Promise<void> | undefined {
+    if (line !== undefined && line.length > FLUSH) return this.bigRow(r, line);
     this.buf += (line === undefined ? JSON.stringify(timesketchEvent(r)) : timesketchLine(r, line)) + '\n';
     if (this.buf.length <= FLUSH) return undefined;
     const text = this.buf;
     this.buf = '';
     return this.out.write(text);
+  }
+
+  /**
+   * A row longer than the buffer, written in its pieces. As one string it would be flattened
+   * whole before the write, and at two bytes a character when the message's ellipsis (not Latin-1)
+   * joins a one-byte text: a 64 MB prompt took 256 MB of heap, past the default cap.
+   */
+  private async bigRow(r: TimelineRow, line: string): Promise<void> {
+    const [head, body, tail] = timesketchParts(r, line);
+    const text = this.buf;
+    this.buf = '';
+    await this.out.write(text + head);
+    await this.out.write(body);
+    await this.out.write(`${tail}\n`);
   }
 
   /** Write what is left and rename. */

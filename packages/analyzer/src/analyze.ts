@@ -28,6 +28,15 @@ export { AnalyzeError };
 /** `jobs: 'auto'` starts a thread per this many bytes of input: starting one costs about as much as parsing this. */
 const AUTO_BYTES_PER_THREAD = 16 * 1024 * 1024;
 
+/**
+ * Rows from which the sinks run on threads even when the parse did not: at about 20 µs of sink
+ * work a row in-process, 20,000 rows outweigh starting two threads and loading their modules.
+ */
+const SINK_THREAD_ROWS = 20_000;
+
+/** Threads `--jobs` allows at most: the core count for `auto`. */
+const maxThreads = (jobs: AnalyzeOptions['jobs']): number => (jobs === 'auto' ? availableParallelism() : (jobs ?? 1));
+
 /** Options of {@link analyze}. */
 export interface AnalyzeOptions {
   /** Archives (.zip) or unpacked collection directories. */
@@ -235,10 +244,13 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     }));
     ev.phase?.('writing', store.rows);
     const groups = sinkGroups({ out, tmp, findings: opts.findings !== false, ruleDirs: opts.rules ?? [], reports: opts.reports !== false });
-    // Where the parse had threads, the sinks get theirs (report/sink-threads.ts); a small input
-    // runs them in-process, where starting threads would cost more than they save.
-    const feeds = parse.threaded ? groups.map((g) => new SinkThread(g)) : [];
-    const inline = parse.threaded ? undefined : buildSinks(groups.flat(), rules);
+    // Where the parse had threads, or the rows are many, the sinks get threads of their own
+    // (report/sink-threads.ts): one event log of ten million rows parses on one thread but feeds
+    // the sinks gigabytes. A small input runs them in-process, where starting threads would cost
+    // more than they save; `--jobs 1` keeps everything on one thread.
+    const sinkThreads = groups.length > 0 && (parse.threaded || (maxThreads(opts.jobs) > 1 && store.rows >= SINK_THREAD_ROWS));
+    const feeds = sinkThreads ? groups.map((g) => new SinkThread(g)) : [];
+    const inline = sinkThreads ? undefined : buildSinks(groups.flat(), rules);
     const written = await writeOutputs({ out, store, identities: plan.identities, skipped, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check, sinks: inline?.sinks, feeds });
     if (opts.reports === false) await removeStaleReports(out);
     const counts = inline ? inline.findings?.counts : feeds.find((f) => f.findings)?.findings;
@@ -296,7 +308,7 @@ async function parseAll(plan: ParsePlan, inputs: Input[], opts: AnalyzeOptions, 
     chunkBytes: opts.runLimits?.chunkBytes,
   };
   const total = plan.first.length + plan.second.length;
-  const wanted = opts.jobs === 'auto' ? Math.min(availableParallelism(), Math.ceil(inputBytes / AUTO_BYTES_PER_THREAD)) : (opts.jobs ?? 1);
+  const wanted = opts.jobs === 'auto' ? Math.min(maxThreads('auto'), Math.ceil(inputBytes / AUTO_BYTES_PER_THREAD)) : maxThreads(opts.jobs);
   const workers = Math.min(total, Math.max(1, Math.floor(wanted)));
   // Plugins reach a worker thread by module file only; without their files they parse inline.
   const inline = workers <= 1 || (opts.plugins ?? []).length > (opts.pluginFiles ?? []).length;

@@ -71,7 +71,8 @@ const TAG_KEY = ',"tag":';
  * the texts are most of the bytes.
  */
 export function timesketchLine(r: TimelineRow, line: string): string {
-  return timesketchParts(r, line).join('');
+  const [head, body, tail] = timesketchParts(r, line);
+  return head + body + tail;
 }
 
 /** {@link timesketchLine} in three pieces: the head, the columns (a slice of `line`, not a copy), the tail. */

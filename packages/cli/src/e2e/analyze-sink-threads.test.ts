@@ -98,6 +98,36 @@ describe('report and findings outputs written on threads', () => {
   });
 });
 
+describe('one event log of many rows: the parse on one thread, the sinks on theirs', () => {
+  // One member parses inline whatever --jobs says; from 20,000 rows the sinks still get threads
+  // unless --jobs 1 (analyze.ts SINK_THREAD_ROWS): both runs must give the same outputs.
+  it('gives the same outputs with the default --jobs as with --jobs 1', async () => {
+    const sid = '5e55a0a1-0000-4000-8000-00000000f10d';
+    const dir = join(T, 'flood', '.copilot/session-state', sid);
+    mkdirSync(dir, { recursive: true });
+    const ev = (i: number, type: string, data: unknown) => JSON.stringify({ id: `e1000000-0000-4000-8000-${String(i).padStart(12, '0')}`, parentId: null, timestamp: new Date(Date.UTC(2026, 9, 1, 9) + i * 1000).toISOString(), type, data });
+    const lines = [ev(0, 'session.start', { sessionId: sid, version: 1, producer: 'copilot-agent', copilotVersion: '1.0.98', startTime: '2026-10-01T09:00:00.000Z', context: { cwd: '/srv/flood' } })];
+    for (let i = 1; i <= 25_000; i++) lines.push(i % 5 === 0 ? '{}' : ev(i, 'user.message', { content: `prompt ${i} ignore all previous instructions ✓` }));
+    writeFileSync(join(dir, 'events.jsonl'), `${lines.join('\n')}\n`);
+    const fzip = join(T, 'flood.zip');
+    const c = await runCli(['collect', '--home', join(T, 'flood'), '--out', fzip], { timeoutMs: 120_000 });
+    expect(c.code, c.stderr).toBe(0);
+    const outs: string[] = [];
+    for (const jobs of [['--jobs', '1'], []]) {
+      const out = join(T, `flood-${jobs.length ? 'inline' : 'auto'}`);
+      const r = await runCli(['analyze', fzip, '--out', out, ...jobs], { timeoutMs: 240_000 });
+      expect(r.code, r.stderr.slice(-2000)).toBe(0);
+      outs.push(out);
+    }
+    const rows = readFileSync(join(outs[1], 'timeline.jsonl'), 'utf8').trim().split('\n');
+    expect(rows.length).toBeGreaterThanOrEqual(25_000);
+    for (const f of FILES) expect(readFileSync(join(outs[1], f)).equals(readFileSync(join(outs[0], f))), `${f} differs`).toBe(true);
+    const [a, b] = outs.map((o) => dump(join(o, 'timeline.sqlite')));
+    expect(Object.keys(b)).toEqual(Object.keys(a));
+    for (const t of Object.keys(a)) expect(b[t] === a[t], `table ${t} differs`).toBe(true);
+  }, 300_000);
+});
+
 describe('a report output that cannot be written, with the sinks on threads', () => {
   it('fails with the reason, no stack trace, and no partial file', async () => {
     const out = join(T, 'blocked');

@@ -13,7 +13,7 @@ import { ByteWriter } from './byte-writer.js';
 import type { RecordStore } from './record-store.js';
 import type { TimelineRow } from './row.js';
 import { SessionAccumulator, type SessionRecord } from './sessions.js';
-import type { DuplicateRecord, LineFeed, RowSink } from './report/sink.js';
+import type { LineFeed, RowSink } from './report/sink.js';
 import type { KeptCounts, UnparsedEntry } from './summary.js';
 
 /** Where the outputs were written. */
@@ -187,13 +187,11 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   }
 
   const dup = new AtomicFile(files.duplicates);
-  const dupRecs: DuplicateRecord[] = [];
   try {
     for (const ord of droppedOrder) {
       const d = w.drops.get(ord)!;
       // The same text as JSON.stringify of the three row objects: each is its timeline.jsonl line.
       await dup.write(`{"dropped":${held.get(ord)},"kept":${held.get(d.kept) ?? 'null'},"paired_with":${held.get(d.paired) ?? 'null'}}\n`);
-      if (sinks.length || feeds.length) dupRecs.push({ dropped: parseHeld(held.get(ord)) ?? undefined, kept: parseHeld(held.get(d.kept)), paired_with: parseHeld(held.get(d.paired)) });
     }
     await dup.commit();
   } catch (e) {
@@ -255,7 +253,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   const ends = [...sinks, ...feeds];
   for (let i = 0; i < ends.length; i++) {
     try {
-      await ends[i].end({ out: w.out, sessions: recs, inventory, duplicates: dupRecs });
+      await ends[i].end({ out: w.out, sessions: recs, inventory });
     } catch (e) {
       await abortSinks(ends.slice(i));
       throw e;
@@ -266,10 +264,6 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
 
 async function abortSinks(...groups: (RowSink | LineFeed)[][]): Promise<void> {
   await Promise.allSettled(groups.flat().map((s) => s.abort()));
-}
-
-function parseHeld(line: string | undefined): Record<string, string | number | null> | null {
-  return line === undefined ? null : (JSON.parse(line) as Record<string, string | number | null>);
 }
 
 /**

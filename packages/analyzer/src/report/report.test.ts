@@ -25,7 +25,7 @@ async function db(name: string, rows: TimelineRow[], findings?: string): Promise
   if (findings !== undefined) writeFileSync(join(out, 'findings.jsonl'), findings);
   const s = new SqliteSink(out);
   for (const r of rows) s.row(r);
-  await s.end({ out, sessions: [], inventory: {}, duplicates: [] });
+  await s.end({ out, sessions: [], inventory: {} });
   return join(out, 'timeline.sqlite');
 }
 

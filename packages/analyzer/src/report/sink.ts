@@ -8,14 +8,13 @@ export interface DuplicateRecord {
   paired_with: Record<string, string | number | null> | null;
 }
 
-/** What a sink gets once the timeline, sessions, duplicates and inventory are written. */
+/** What a sink gets once the timeline, sessions, duplicates and inventory are written (duplicates.jsonl is in `out`, complete). */
 export interface SinkEnd {
   /** The output folder. */
   out: string;
   sessions: SessionRecord[];
   /** inventory.json's object (credential values already redacted there). */
   inventory: Record<string, unknown>;
-  duplicates: DuplicateRecord[];
 }
 
 /**

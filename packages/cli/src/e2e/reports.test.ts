@@ -48,6 +48,15 @@ describe('timeline.sqlite', () => {
     expect((db.prepare('SELECT json FROM sessions').all() as { json: string }[]).map((r) => JSON.parse(r.json))).toEqual(lines('sessions.jsonl').map((l) => JSON.parse(l)));
     expect(count('duplicates')).toBe(lines('duplicates.jsonl').length);
     expect(count('duplicates')).toBeGreaterThan(0);
+    // Each duplicates.jsonl line, its rows as text and its key columns, in file order.
+    const dups = db.prepare('SELECT agent, session_id, source_file, source_line, kept_source_file, kept_source_line, dropped, kept, paired_with FROM duplicates ORDER BY id').all();
+    const text = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+    expect(dups).toEqual(
+      lines('duplicates.jsonl').map((l) => {
+        const d = JSON.parse(l);
+        return { agent: d.dropped.agent, session_id: d.dropped.session_id, source_file: d.dropped.source_file, source_line: d.dropped.source_line, kept_source_file: d.kept?.source_file ?? null, kept_source_line: d.kept?.source_line ?? null, dropped: text(d.dropped), kept: text(d.kept), paired_with: text(d.paired_with) };
+      }),
+    );
     const inv = JSON.parse(readFileSync(join(out, 'inventory.json'), 'utf8'));
     expect(count('collections')).toBe(inv.collections.length);
     // No findings.jsonl in this output: the table is there and empty.

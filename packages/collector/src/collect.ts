@@ -190,7 +190,7 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
       layout,
       homes: summary.homes,
       notes: run.notes,
-      compression: writer.compressionInfo(),
+      compression: await writer.compressionInfo(),
       system_paths: takeSystem,
       ...(opts.root && !opts.imported ? { root: path.resolve(opts.root), collector_os: { platform, release: os.release(), arch: os.arch() } } : {}),
       ...(opts.imported ? { imported_from: opts.imported.info, collector_os: { platform, release: os.release(), arch: os.arch() } } : {}),

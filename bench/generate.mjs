@@ -12,7 +12,7 @@ import { writeSession } from './lib/session.mjs';
 import { historyJson, permissionsConfig, processLog, sidebarFiles, snapshotsJson, workspaceYaml, writeStore } from './lib/stores.mjs';
 
 /** Bump when the output for a given seed changes, so cached corpora are regenerated. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 const USERS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi'];
 const PROJECTS = ['app', 'infra', 'api-server', 'docs-site', 'ml-pipeline', 'billing', 'frontend'];
 const BASE_MS = Date.UTC(2026, 5, 1, 8, 0, 0);

@@ -11,6 +11,7 @@ import { generate, parseSize } from './generate.mjs';
 
 interface SessionInfo {
   user: string;
+  id: string;
   rel: string;
   lines: number;
   cuts: number[];
@@ -23,6 +24,8 @@ interface Corpus {
 }
 type Db = { prepare(sql: string): { get(): unknown; all(): unknown[] }; close(): void };
 const Database = createRequire(join(__dirname, '..', 'packages', 'parsers', 'package.json'))('better-sqlite3') as new (path: string, opts?: object) => Db;
+// The YAML parser the collector's hints use (a dependency of @aitrail/collector, not of the root).
+const YAML = createRequire(join(__dirname, '..', 'packages', 'collector', 'package.json'))('yaml') as { parse(text: string): Record<string, unknown> };
 
 // Seed 001's counts for the types with at least 100 occurrences in 128,356 events.
 const SEED: Record<string, number> = {
@@ -113,6 +116,17 @@ describe('generate', () => {
     const share = corpus.sessions.filter((s) => s.stringified).length / corpus.sessions.length;
     expect(share).toBeGreaterThan(0);
     expect(share).toBeLessThan(0.4);
+  });
+
+  it('writes a workspace.yaml that parses, whatever the generated name holds', () => {
+    for (const s of corpus.sessions) {
+      const doc = YAML.parse(readFileSync(join(big, s.user, s.rel, '..', 'workspace.yaml'), 'utf8'));
+      expect(doc.id).toBe(s.id);
+      expect(typeof doc.name, `${s.id} name`).toBe('string');
+      expect(typeof doc.cwd).toBe('string');
+      expect(typeof doc.summary_count).toBe('number');
+      expect(doc.mc_task_id === null || typeof doc.mc_task_id === 'string').toBe(true);
+    }
   });
 
   it('leaves the store rows in the WAL only', () => {

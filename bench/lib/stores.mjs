@@ -12,8 +12,24 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // better-sqlite3 is a dependency of @aitrail/parsers, not of the workspace root.
 const Database = createRequire(join(root, 'packages', 'parsers', 'package.json'))('better-sqlite3');
 
+/** workspace.yaml of a session; every value written as JSON (valid YAML), so a generated name holding `: ` or `#` still parses. */
 export function workspaceYaml(s) {
-  return [`id: ${s.id}`, `cwd: ${s.cwd}`, 'client_name: github/cli', `name: ${s.name}`, 'user_named: false', `summary_count: ${s.checkpoints ?? 0}`, 'fork_count: 0', `created_at: ${s.created}`, `updated_at: ${s.updated}`, 'remote_steerable: false', `mc_task_id: ${s.synced ? s.mcTask : 'null'}`, `mc_session_id: ${s.synced ? s.mcSession : 'null'}`, `mc_last_event_id: ${s.synced ? s.mcLast : 'null'}`, ''].join('\n');
+  const fields = [
+    ['id', s.id],
+    ['cwd', s.cwd],
+    ['client_name', 'github/cli'],
+    ['name', s.name],
+    ['user_named', false],
+    ['summary_count', s.checkpoints ?? 0],
+    ['fork_count', 0],
+    ['created_at', s.created],
+    ['updated_at', s.updated],
+    ['remote_steerable', false],
+    ['mc_task_id', s.synced ? s.mcTask : null],
+    ['mc_session_id', s.synced ? s.mcSession : null],
+    ['mc_last_event_id', s.synced ? s.mcLast : null],
+  ];
+  return `${fields.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n')}\n`;
 }
 
 export function snapshotsJson(rng, s, prompts) {

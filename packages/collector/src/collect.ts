@@ -8,7 +8,7 @@ import { isDriveGlob } from './globs.js';
 import { detectLayout, discoverHomes, type Home, type Layout, type ListDir, layoutIgnoresCase, uniqueUsers } from './homes.js';
 import { COLLECTOR_VERSION } from './version.js';
 import { envHomeRoots, outIgnoresCase, refuseOutInside } from './out-guard.js';
-import { collectProjects } from './projects.js';
+import { collectProjects, targetHome } from './projects.js';
 import { type CollectEvents, type CollectOptions, type CollectSummary, CollectUsageError } from './options.js';
 import { Run } from './run.js';
 import { walkTree } from './walk.js';
@@ -107,7 +107,8 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
       throw new CollectUsageError(`cannot create ${opts.out}.partial (${(err as Error).message}); check --out`);
     }
   }
-  const run = new Run({ ...opts, catalogs }, events, writer, path.sep);
+  const root = opts.root ? path.resolve(opts.root) : undefined;
+  const run = new Run({ ...opts, catalogs }, events, writer, path.sep, (home) => targetHome(home, layout, root));
   // Stop in the middle of a large file too, not only between files.
   const onAbort = () => {
     const reason = opts.signal?.reason instanceof Error ? opts.signal.reason : new Error('aborted');
@@ -190,7 +191,7 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
       layout,
       homes: summary.homes,
       notes: run.notes,
-      compression: writer.compressionInfo(),
+      compression: await writer.compressionInfo(),
       system_paths: takeSystem,
       ...(opts.root && !opts.imported ? { root: path.resolve(opts.root), collector_os: { platform, release: os.release(), arch: os.arch() } } : {}),
       ...(opts.imported ? { imported_from: opts.imported.info, collector_os: { platform, release: os.release(), arch: os.arch() } } : {}),

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { expandAnchor } from './editors.js';
@@ -81,5 +82,29 @@ describe('glob matching', () => {
     }
     expect(compileGlobs(globs, true)('appdata/roaming/cursor/user/globalstorage/state.vscdb-wal')).toBe(true);
     expect(compileGlobs(globs, false)('appdata/roaming/cursor/user/globalstorage/state.vscdb-wal')).toBe(false);
+  });
+
+  it('judges a glob as picomatch does on the whole of it, though the leading plain segments are skipped', () => {
+    const whole = (g: string) => {
+      try {
+        picomatch.makeRe(g, { strictBrackets: true, dot: true });
+        return undefined;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    const seg = fc.stringMatching(/^[a-z.()[\]{},!+@*?|"$^ -]{1,6}$/);
+    const glob = fc.tuple(fc.array(fc.stringMatching(/^[A-Za-z0-9 ._-]{1,8}$/), { maxLength: 3 }), fc.array(seg, { minLength: 1, maxLength: 3 }));
+    fc.assert(
+      fc.property(glob, ([plain, rest]) => {
+        const g = [...plain, ...rest].join('/');
+        if (g !== g.trim() || g.startsWith('!') || g.split('/').some((s) => s === '.' || s === '..')) return;
+        expect(globProblem(g, false)).toBe(whole(g));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const g of expandAnchor('@vscode-family/User/[x/*.json')) expect(globProblem(g, false)).toBe(whole(g));
+    expect(globProblem('a/b/{c,d/e}/x', false)).toBeUndefined();
+    expect(globProblem('a/b/{c,d/e/x', false)).toBe(whole('a/b/{c,d/e/x'));
   });
 });

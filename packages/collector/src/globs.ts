@@ -16,8 +16,36 @@ export function globProblem(glob: string, absolute: boolean): string | undefined
     return 'empty, "." or ".." path segment';
   }
   if (glob.startsWith('!')) return 'negated globs are not supported; use "exclude"';
+  return patternProblem(glob);
+}
+
+// Characters picomatch's parser gives a meaning to (brackets, groups, quotes, escapes, anchors).
+const PARSED = /[*?[\]{}()!+@|,"\\$^]/;
+// Globs longer than this are checked whole (picomatch caps a pattern at 65,536 characters).
+const TAIL_ABOVE = 4096;
+const tailProblems = new Map<string, string | undefined>();
+
+/**
+ * picomatch's verdict on a glob (strictBrackets): it throws only on unbalanced brackets, groups
+ * and braces, or past its length cap. Leading segments without a character its parser reads add
+ * no state, so the rest (after one plain segment) decides; an anchor's dozens of expansions
+ * differ only there, and their rest is parsed once (5,233 parses took a second of start-up).
+ */
+function patternProblem(glob: string): string | undefined {
+  if (glob.length > TAIL_ABOVE) return makeReProblem(glob);
+  let start = 0;
+  for (let i = glob.indexOf('/'); i >= 0 && !PARSED.test(glob.slice(start, i)); i = glob.indexOf('/', start)) start = i + 1;
+  if (!PARSED.test(glob.slice(start))) return undefined;
+  // After one plain segment, as in the glob: a leading "!" would negate instead.
+  const tail = start === 0 ? glob : `x/${glob.slice(start)}`;
+  if (!tailProblems.has(tail)) tailProblems.set(tail, makeReProblem(tail));
+  return tailProblems.get(tail);
+}
+
+function makeReProblem(glob: string): string | undefined {
   try {
-    picomatch.makeRe(glob, { strictBrackets: true, dot: true });
+    // Without fastpaths, which take only patterns without brackets: parsed as the whole glob would be.
+    picomatch.makeRe(glob, { strictBrackets: true, dot: true, fastpaths: false });
   } catch (err) {
     return (err as Error).message;
   }
@@ -67,27 +95,35 @@ function fold(s: string): string {
 /**
  * Compile globs; `nocase` for Windows and macOS homes. An editor anchor expands one line into
  * dozens of globs, so they are indexed by their fixed leading segments: a path is tested only
- * against the globs whose prefix is one of its ancestors (or itself).
+ * against the globs whose prefix is one of its ancestors (or itself). Each prefix's globs are
+ * compiled when a path first reaches it: most editor folders are absent on a given machine.
  */
 export function compileGlobs(globs: string[], nocase: boolean): Matcher {
   if (globs.length === 0) return () => false;
-  if (globs.length <= 8) {
-    const m = picomatch(globs, { dot: true, nocase });
-    return (rel) => m(rel);
-  }
   const key = nocase ? fold : (s: string) => s;
-  const byPrefix = new Map<string, ((s: string) => boolean)[]>();
+  const byPrefix = new Map<string, string[]>();
   for (const g of globs) {
     const k = key(globPrefix(g));
-    const list = byPrefix.get(k) ?? [];
-    list.push(picomatch(g, { dot: true, nocase }));
-    byPrefix.set(k, list);
+    const list = byPrefix.get(k);
+    if (list) list.push(g);
+    else byPrefix.set(k, [g]);
   }
+  const compiled = new Map<string, (s: string) => boolean>();
+  const test = (p: string, rel: string): boolean => {
+    const k = key(p);
+    let m = compiled.get(k);
+    if (!m) {
+      const list = byPrefix.get(k);
+      if (!list) return false;
+      m = picomatch(list, { dot: true, nocase });
+      compiled.set(k, m);
+    }
+    return m(rel);
+  };
   return (rel) => {
-    const test = (p: string) => byPrefix.get(key(p))?.some((m) => m(rel)) === true;
-    if (test('')) return true;
-    for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) if (i > 0 && test(rel.slice(0, i))) return true;
-    return rel !== '' && test(rel);
+    if (test('', rel)) return true;
+    for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) if (i > 0 && test(rel.slice(0, i), rel)) return true;
+    return rel !== '' && test(rel, rel);
   };
 }
 
@@ -126,11 +162,26 @@ export function walkRoots(globs: string[]): { prefix: string; depth: number }[] 
  * top level only, it does not walk the whole home).
  */
 export function compileDirFilter(globs: string[], nocase: boolean): Matcher {
-  const parsed = globs.map((g) =>
+  // One matcher per distinct segment, compiled on first use: the expansions of an anchor share
+  // almost all their segments, and the walk reaches few of them.
+  const segs = new Map<string, (s: string) => boolean>();
+  const segment = (seg: string) => {
+    let m = segs.get(seg);
+    if (!m) {
+      let compiled: ((s: string) => boolean) | undefined;
+      m = (s) => {
+        compiled ??= picomatch(seg, { dot: true, nocase });
+        return compiled(s);
+      };
+      segs.set(seg, m);
+    }
+    return m;
+  };
+  const parsed = [...new Set(globs)].map((g) =>
     g
       .replace(/^\/+/, '')
       .split('/')
-      .map((seg) => (seg.includes('**') ? null : picomatch(seg, { dot: true, nocase }))),
+      .map((seg) => (seg.includes('**') ? null : segment(seg))),
   );
   return (rel) => {
     const segs = rel.replace(/^\/+/, '').split('/');

@@ -241,6 +241,20 @@ describe('project hints: bounds', () => {
     const rule: HintRule = { format: 'jsonl', path: ['cwd'], where: [{ path: 'type', values: ['session.start'] }], max_lines: 'all' };
     expect((await readHintValues(rule, p)).values).toEqual(want.map((l) => (JSON.parse(l) as { cwd: string }).cwd));
   });
+  it('with needles sharing a beginning, passes every line holding one of them and skips the near misses', async () => {
+    const kinds = ['session.start', 'session.resume', 'session.info', 'session.', 'tool'];
+    // Some lines hold the shared beginning twice: a near miss first, a needle after it.
+    const lines = Array.from({ length: 3000 }, (_, i) => `{"type":"${kinds[i % 5]}","note":"session.x${'z'.repeat(i % 600)}","cwd":"/srv/p${i}"${i % 7 === 0 ? ',"then":"session.resume"' : ''}}`);
+    const p = file('prefix-needles.jsonl', lines.join('\n'));
+    const needles = ['session.start', 'session.resume'].map((n) => Buffer.from(n));
+    const got: string[] = [];
+    const r = await forEachLine(p, Number.POSITIVE_INFINITY, HINT_MAX_LINE_BYTES, (l) => got.push(l), undefined, needles);
+    expect(r).toEqual({ lines: 3000, overlong: 0 });
+    const holds = (l: string) => l.includes('session.start') || l.includes('session.resume');
+    expect(got.filter(holds)).toEqual(lines.filter(holds));
+    // Only lines cut by a chunk boundary are passed without holding one.
+    expect(got.length - lines.filter(holds).length).toBeLessThanOrEqual(Math.ceil(Buffer.byteLength(lines.join('\n')) / (256 * 1024)));
+  });
   it('bad JSON, an unreadable file and binary garbage give notes or nothing, never a throw', async () => {
     expect(hintText({ format: 'json', path: ['cwd'] }, '{"cwd": "/srv/a",')).toEqual({ values: [], remote: [], problem: 'cannot be parsed as json: no project roots read from it' });
     expect(await readHintValues({ format: 'xml', path: ['a@b'] }, join(T, 'missing.xml'))).toEqual({ values: [], remote: [] });

@@ -1,7 +1,7 @@
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 import type { HintRule } from './catalog.js';
-import { forEachLine, readBounded } from './hint-io.js';
+import { LineScan, type LineScanResult, readBounded, scanFile } from './hint-io.js';
 import { meetsWhere, parseSelector, selectKeys, selectValues } from './hint-select.js';
 import { hintTarget, textMatcher } from './hint-values.js';
 import { parseXmlSelector, xmlValues } from './hint-xml.js';
@@ -141,9 +141,51 @@ function lineReader(rule: HintRule, g: Gather): (line: string) => void {
   };
 }
 
+/** True for a hint read line by line (jsonl, text): the collector scans its files as it reads them. */
+export function scansLines(rule: HintRule): boolean {
+  return rule.format === 'jsonl' || rule.format === 'text';
+}
+
+/**
+ * The scan of a jsonl or text hint file, with the bounds above, for whoever reads its bytes;
+ * `result` once they have all been fed (or the read stopped).
+ */
+export function hintLineScan(rule: HintRule, home?: string): { scan: LineScan; result: () => HintRead } {
+  const g = new Gather(rule, home);
+  const max = rule.max_lines === 'all' ? Number.POSITIVE_INFINITY : (rule.max_lines ?? 1);
+  const onLine = lineReader(rule, g);
+  let first = true;
+  const scan = new LineScan(
+    max,
+    HINT_MAX_LINE_BYTES,
+    (line) => {
+      try {
+        onLine(first ? line.replace(/^\uFEFF/, '') : line);
+      } catch {
+        // The values found so far count (the scan may be fed by the collector's read: never throw into it).
+        scan.stop();
+      }
+      first = false;
+    },
+    HINT_MAX_STREAM_BYTES,
+    // A line lacking every value of the first `where` clause cannot match: it is skipped undecoded.
+    rule.format === 'jsonl' && rule.where?.[0] ? rule.where[0].values.map((v) => Buffer.from(v, 'utf8')) : [],
+  );
+  return { scan, result: () => lineResult(g, scan.end()) };
+}
+
+function lineResult(g: Gather, r: LineScanResult | undefined): HintRead {
+  if (!r) return g.result();
+  const problems = [
+    r.overlong > 0 ? `${r.overlong} lines longer than ${HINT_MAX_LINE_BYTES} bytes were skipped when looking for project roots` : '',
+    r.cut ? `only its first ${HINT_MAX_STREAM_BYTES} bytes were read for project roots` : '',
+  ].filter(Boolean);
+  return g.result(problems.join('; ') || undefined);
+}
+
 /** The recorded project roots in one hint file, read with the bounds above; never throws. */
 export async function readHintValues(rule: HintRule, fsPath: Buffer | string, home?: string): Promise<HintRead> {
-  if (rule.format !== 'jsonl' && rule.format !== 'text') {
+  if (!scansLines(rule)) {
     const r = await readBounded(fsPath, HINT_MAX_DOC_BYTES);
     if (!r) return { values: [], remote: [] };
     if (r.tooLarge !== undefined) {
@@ -151,28 +193,9 @@ export async function readHintValues(rule: HintRule, fsPath: Buffer | string, ho
     }
     return hintText(rule, r.text ?? '', home);
   }
-  const g = new Gather(rule, home);
-  const max = rule.max_lines === 'all' ? Number.POSITIVE_INFINITY : (rule.max_lines ?? 1);
-  const onLine = lineReader(rule, g);
-  let first = true;
-  const r = await forEachLine(
-    fsPath,
-    max,
-    HINT_MAX_LINE_BYTES,
-    (line) => {
-      onLine(first ? line.replace(/^\uFEFF/, '') : line);
-      first = false;
-    },
-    HINT_MAX_STREAM_BYTES,
-    // A line lacking every value of the first `where` clause cannot match: it is skipped undecoded.
-    rule.format === 'jsonl' && rule.where?.[0] ? rule.where[0].values.map((v) => Buffer.from(v, 'utf8')) : [],
-  );
-  if (!r) return g.result();
-  const problems = [
-    r.overlong > 0 ? `${r.overlong} lines longer than ${HINT_MAX_LINE_BYTES} bytes were skipped when looking for project roots` : '',
-    r.cut ? `only its first ${HINT_MAX_STREAM_BYTES} bytes were read for project roots` : '',
-  ].filter(Boolean);
-  return g.result(problems.join('; ') || undefined);
+  const { scan, result } = hintLineScan(rule, home);
+  const r = await scanFile(fsPath, scan);
+  return r ? result() : { values: [], remote: [] };
 }
 
 /** Strip `//` and `/* *\/` comments outside strings (JSONC, as config.json and settings.json are). */

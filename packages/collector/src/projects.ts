@@ -23,8 +23,8 @@ export function targetHome(home: string, layout: Layout, root: string | undefine
 }
 
 /**
- * Read the project roots that the collected hint files record (re-read read-only from disk,
- * bounded), and collect each existing root's catalog `project` globs, walking only their prefixes,
+ * Read the project roots that the collected hint files record (jsonl and text hints scanned
+ * during the file's own read; the others re-read read-only from disk, bounded), and collect each existing root's catalog `project` globs, walking only their prefixes,
  * never into the built-in pruned directories, within the project walk bounds. The catalogs that
  * recorded one root walk it in one batch, so a file two of them claim is one row.
  */
@@ -35,7 +35,8 @@ export async function collectProjects(run: Run, layout: Layout, nocase: boolean,
   const catalogs = new Map(run.opts.catalogs.map((c) => [c.agent, c]));
   for (const hf of run.hintFiles) {
     if (run.signal?.aborted) throw run.signal.reason ?? new Error('aborted');
-    const { values, remote: elsewhere, problem } = await readHintValues(hf.hint, hf.fsPath, targetHome(hf.home, layout, root));
+    // Line hints were scanned as the file was collected; the others are read again, bounded.
+    const { values, remote: elsewhere, problem } = hf.read ?? (await readHintValues(hf.hint, hf.fsPath, targetHome(hf.home, layout, root)));
     if (problem) run.note(`project hints: ${decodeName(hf.fsPath).text} ${problem}`);
     for (const value of values) {
       const key = `${hf.catalog.agent}\0${nocase ? value.toLowerCase() : value}`;

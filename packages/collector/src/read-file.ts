@@ -56,12 +56,14 @@ export function openErrorReason(err: NodeJS.ErrnoException): string {
 /**
  * Read a regular file once: open it without following links, check it is the file lstat saw,
  * stream its bytes through a hash into `sink` (the zip entry) or nowhere (hash only), and
- * check it again afterwards. The hash and the archived bytes are the same bytes.
+ * check it again afterwards. The hash and the archived bytes are the same bytes; `observe` sees
+ * them too (a project hint's scan), in order.
  */
 export async function readRegularFile(
   fsPath: Buffer | string,
   before: BigIntStats,
   sink: ((stream: Transform) => Promise<void>) | undefined,
+  observe?: (chunk: Buffer) => void,
 ): Promise<ReadResult> {
   let fh: FileHandle;
   try {
@@ -80,6 +82,7 @@ export async function readRegularFile(
       transform(chunk: Buffer, _enc, cb: TransformCallback) {
         hash.update(chunk);
         bytesRead += chunk.length;
+        observe?.(chunk);
         cb(null, chunk);
       },
     });

@@ -1,30 +1,23 @@
 import { lstat, readdir } from 'node:fs/promises';
-import type { Catalog, ProjectHint } from './catalog.js';
+import type { Catalog } from './catalog.js';
 import {
   compileCollectIf,
   compileDirFilter,
   compileExcludedDirs,
   compileGlobs,
   compilePrunedDirs,
-  type Matcher,
   PROJECT_PRUNED_DIRS,
   walkRoots,
 } from './globs.js';
 import type { CollectEvents, CollectOptions, SummaryGroup } from './options.js';
 import { decodeName } from './names.js';
 import { readRegularFile } from './read-file.js';
+import { type HintFile, HintMatchers, type PendingHints } from './run-hints.js';
+
+export type { HintFile } from './run-hints.js';
 import type { ManifestRow } from './types.js';
 import { baseRow, type Found, memberName, PROJECT_WALK_LIMIT, type TreeScope, type WalkHost, walkTree } from './walk.js';
 import type { ZipWriter } from './zip-writer.js';
-
-/** A collected file that names project roots (a catalog `project_hints` entry matched it). */
-export interface HintFile {
-  hint: ProjectHint;
-  fsPath: Buffer;
-  user: string;
-  home: string;
-  catalog: Catalog;
-}
 
 /** The state of one collect run: rows, counts, the archive, and the files already read. */
 export class Run implements WalkHost {
@@ -34,7 +27,7 @@ export class Run implements WalkHost {
   readonly full: boolean;
   readonly signal?: AbortSignal;
   private readonly seen = new Map<string, ManifestRow>();
-  private readonly hintMatchers = new Map<string, { hint: ProjectHint; match: Matcher }[]>();
+  private readonly hints: HintMatchers;
   private readonly compiled = new Map<string, Pick<TreeScope, 'collect' | 'secret' | 'excludedDir' | 'excludedFile' | 'descend' | 'pruned' | 'collectIf'>>();
   private readonly noted = new Set<string>();
   private batch?: Batch;
@@ -46,9 +39,11 @@ export class Run implements WalkHost {
     readonly events: CollectEvents,
     readonly writer: ZipWriter | undefined,
     readonly sep: string,
+    targetHome: (home: string) => string = (home) => home,
   ) {
     this.full = opts.full;
     this.signal = opts.signal;
+    this.hints = new HintMatchers(opts.catalogs, targetHome);
   }
 
   /** The scope of one catalog over one home (or project root, or the system). */
@@ -251,6 +246,8 @@ export class Run implements WalkHost {
       return;
     }
     const mode = this.opts.secrets;
+    let hints: PendingHints | undefined;
+    let clean = false;
     if (this.opts.dryRun) {
       row.status = row.secret && mode !== 'collect' ? 'skipped_secret' : 'collected';
       if (row.status === 'collected') row.archive_path = memberName(scope, rel, escaped);
@@ -263,11 +260,15 @@ export class Run implements WalkHost {
       const wantName = memberName(scope, rel, escaped);
       const name = archive ? this.writer!.uniqueName(wantName) : '';
       if (archive && name !== wantName) row.reason = joinReason(`${wantName} was taken by another file with this rel; archived as ${name}`, row.reason);
+      // A home file that names project roots is scanned for them in this same read.
+      hints = scope.scope === 'home' ? this.hints.begin(row.agents ?? [row.agent], row.rel, scope.nocase, { fsPath, user: scope.user, home: scope.home }) : undefined;
       const res = await readRegularFile(
         fsPath,
         st,
         archive ? (tap) => this.writer!.addStream(tap, name, Number(st.mtimeMs), Number(st.mode)) : undefined,
+        hints?.observe,
       );
+      clean = !res.error && !res.warning;
       if (res.error) {
         row.status = 'error';
         row.reason = joinReason(res.error, row.reason);
@@ -283,24 +284,12 @@ export class Run implements WalkHost {
       }
     }
     this.seen.set(key, row);
-    if (scope.scope === 'home' && row.status !== 'error') this.noteHint(scope, row, fsPath);
-    this.emit(row);
-  }
-
-  private noteHint(scope: TreeScope, row: ManifestRow, fsPath: Buffer): void {
-    for (const agent of row.agents ?? [row.agent]) {
-      const catalog = this.opts.catalogs.find((c) => c.agent === agent);
-      if (!catalog || catalog.project_hints.length === 0) continue;
-      const k = `${catalog.agent}|${scope.nocase}`;
-      let ms = this.hintMatchers.get(k);
-      if (!ms) {
-        ms = catalog.project_hints.map((hint) => ({ hint, match: compileGlobs(hint.files, scope.nocase) }));
-        this.hintMatchers.set(k, ms);
-      }
-      for (const { hint, match } of ms) {
-        if (match(row.rel)) this.hintFiles.push({ hint, fsPath, user: scope.user, home: scope.home, catalog });
-      }
+    if (scope.scope === 'home' && row.status !== 'error') {
+      hints ??= this.hints.begin(row.agents ?? [row.agent], row.rel, scope.nocase, { fsPath, user: scope.user, home: scope.home });
+      // Scanned only when the whole file was read unchanged; else projects.ts reads it itself.
+      if (hints) this.hintFiles.push(...hints.files(clean));
     }
+    this.emit(row);
   }
 
   private progress(scope: TreeScope, rel: string): void {

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
+import { DeflatePool } from './deflate-pool.js';
 import type { CollectionInfo } from './types.js';
-import { centralRecord, checkedName, crc32, dataDescriptor, dosDateTime, endRecords, localHeader, type ZipEntry } from './zip-format.js';
+import { centralRecord, checkedName, dataDescriptor, dosDateTime, endRecords, localHeader, type ZipEntry } from './zip-format.js';
+import { CHUNK_BYTES, type IntakeHost, type Member, READ_AHEAD_BYTES, STORE_ABOVE, signal, takeIn, waitFor } from './zip-member.js';
+
+export { CHUNK_BYTES, READ_AHEAD_BYTES, STORE_ABOVE } from './zip-member.js';
 
 // Zip entry dates are DOS dates: 1980..2107. Real times live in the manifest.
 const DOS_MIN = Date.UTC(1980, 0, 1, 12);
@@ -27,34 +28,25 @@ export type Compression = (typeof COMPRESSIONS)[number];
 /** The deflate level of each choice; 0 stores. */
 export const COMPRESSION_LEVEL: Record<Compression, number> = { fast: 1, standard: 6, best: 9, store: 0 };
 
-/**
- * Members are deflated in independent chunks of this size, several at once on libuv's threads
- * (as pigz does): each chunk is primed with the 32 KiB before it and ends on a sync flush, so the
- * chunks join into one ordinary deflate stream. The first chunk also decides store or deflate.
- */
-export const CHUNK_BYTES = 1 << 20;
-
-/** A first chunk that deflates to more than this share of its size is stored, with the rest of its member. */
-export const STORE_ABOVE = 15 / 16;
-
-const deflateRaw = promisify(zlib.deflateRaw) as (buf: Buffer, opts: zlib.ZlibOptions) => Promise<Buffer>;
 // An empty final block (BFINAL, fixed Huffman, end of block): closes a stream of sync-flushed chunks.
 const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
-const SYNC_BELOW = 64 * 1024;
-const IN_FLIGHT = Math.max(2, Math.min(4, os.availableParallelism?.() ?? os.cpus().length));
 
 /** Writes the collection zip to `<out>.partial`; renamed to `<out>` with a `<out>.sha256` only when complete. */
-export class ZipWriter {
+export class ZipWriter implements IntakeHost {
   readonly partial: string;
   private readonly file: WriteStream;
   private readonly hash = createHash('sha256');
   private readonly names = new Set<string>();
   private readonly entries: ZipEntry[] = [];
-  private readonly level: number;
+  readonly level: number;
   private offset = 0;
   private held: Buffer[] = [];
   private heldBytes = 0;
-  private queue: Promise<void> = Promise.resolve();
+  private intakes: Promise<void> = Promise.resolve();
+  private outputs: Promise<void> = Promise.resolve();
+  readonly pool = new DeflatePool();
+  private pending = 0;
+  private readonly roomWaiters = new Set<() => void>();
   private failure: Error | undefined;
   private readonly onFail = new Set<(err: Error) => void>();
   /** Stop the run now (a signal): pending and later adds reject with this error. */
@@ -82,7 +74,7 @@ export class ZipWriter {
    * `p`, or the failure if the run fails first. Not a race against one long-lived promise: each
    * such race leaves a reaction on it that holds its result (a chunk) until the run ends.
    */
-  private until<T>(p: Promise<T>): Promise<T> {
+  until<T>(p: Promise<T>): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise<T>((resolve, reject) => {
       this.onFail.add(reject);
@@ -111,8 +103,11 @@ export class ZipWriter {
   /** `dev:ino` of the `.partial`, so a walk that meets the archive being written can skip it. */
   identity = '';
 
-  /** The compression record of collection.json, over the members written so far. */
-  compressionInfo(): NonNullable<CollectionInfo['compression']> {
+  /** The compression record of collection.json, over every member added so far (once they are written). */
+  async compressionInfo(): Promise<NonNullable<CollectionInfo['compression']>> {
+    await this.intakes;
+    await this.outputs;
+    this.check();
     const deflated = this.entries.filter((e) => e.method === 8).length;
     return { choice: this.compression, level: this.level, chunk_bytes: CHUNK_BYTES, store_above: STORE_ABOVE, stored_members: this.entries.length - deflated, deflated_members: deflated };
   }
@@ -125,11 +120,15 @@ export class ZipWriter {
     return n;
   }
 
-  /** Add a member from a stream; resolves once it is written (members go out one after another). */
+  /**
+   * Add a member from a stream; resolves once the stream is taken in (read, checked, its deflate
+   * started), while the member is written in turn behind the ones added before it. A failure
+   * while writing fails the run: later adds and {@link finish} reject.
+   */
   addStream(stream: Readable | AsyncIterable<Buffer>, name: string, mtimeMs: number, mode: number): Promise<void> {
     this.names.add(name);
-    const job = this.queue.then(() => this.writeMember(stream, name, mtimeMs, mode));
-    this.queue = job.catch(() => {});
+    const job = this.intakes.then(() => this.intake(stream, name, mtimeMs, mode));
+    this.intakes = job.catch(() => {});
     return job;
   }
 
@@ -138,7 +137,8 @@ export class ZipWriter {
     this.addStream(Readable.from([buf]), name, mtimeMs, 0o644).catch((e: Error) => this.fail(e));
   }
 
-  private check(): void {
+  /** Throws the run's failure, if any. */
+  check(): void {
     if (this.failure) throw this.failure;
   }
 
@@ -172,78 +172,79 @@ export class ZipWriter {
     await this.write(data);
   }
 
-  private async writeMember(stream: Readable | AsyncIterable<Buffer>, name: string, mtimeMs: number, mode: number): Promise<void> {
+  /** Wait until the raw bytes taken in but not written are under {@link READ_AHEAD_BYTES}. */
+  async room(): Promise<void> {
+    while (this.pending > READ_AHEAD_BYTES) {
+      await this.until(new Promise<void>((resolve) => this.roomWaiters.add(resolve)));
+    }
+  }
+
+  /** Count raw bytes taken in, not yet written. */
+  taken(raw: number): void {
+    this.pending += raw;
+  }
+
+  private written(raw: number): void {
+    this.pending -= raw;
+    if (this.pending > READ_AHEAD_BYTES) return;
+    for (const w of this.roomWaiters) w();
+    this.roomWaiters.clear();
+  }
+
+  /** Read a member's stream into chunks and start their deflate; its output is queued first, in turn. */
+  private async intake(stream: Readable | AsyncIterable<Buffer>, name: string, mtimeMs: number, mode: number): Promise<void> {
     this.check();
     const date = zipDate(mtimeMs);
-    const e: ZipEntry = { name: checkedName(name), method: 0, known: false, crc: 0, csize: 0, usize: 0, offset: this.offset, ...dosDateTime(date), unixSeconds: Math.floor(date.getTime() / 1000), mode: (mode & 0o777) | 0o100000 };
-    const it = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-    const next = async (): Promise<Buffer | undefined> => {
-      const r = await this.until(it.next());
-      this.check();
-      if (r.done) return undefined;
-      const b = Buffer.isBuffer(r.value) ? r.value : Buffer.from(r.value);
-      e.crc = crc32(b, e.crc);
-      e.usize += b.length;
-      return b;
-    };
-    // Whole chunks of at least CHUNK_BYTES (the reader's own pieces joined), and whether the stream ended.
-    let ended = false;
-    const chunk = async (): Promise<Buffer | undefined> => {
-      const parts: Buffer[] = [];
-      let n = 0;
-      while (n < CHUNK_BYTES) {
-        const b = await next();
-        if (!b) {
-          ended = true;
-          break;
-        }
-        parts.push(b);
-        n += b.length;
-      }
-      return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : Buffer.concat(parts);
-    };
-    const first = (await chunk()) ?? Buffer.alloc(0);
-    const deflate = (buf: Buffer, dict: Buffer | undefined, last: boolean) => {
-      const opts: zlib.ZlibOptions = { level: this.level, finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH };
-      if (dict) opts.dictionary = dict.subarray(Math.max(0, dict.length - 32768));
-      // A small member costs less here than a round trip to the thread pool.
-      if (buf.length <= SYNC_BELOW) return Promise.resolve(zlib.deflateRawSync(buf, opts));
-      const p = deflateRaw(buf, opts);
-      p.catch(() => {});
-      return p;
-    };
-    let firstOut: Buffer | undefined;
-    if (this.level > 0 && first.length > 0) {
-      firstOut = await this.until(deflate(first, undefined, ended));
-      if (firstOut.length <= first.length * STORE_ABOVE) e.method = 8;
+    const e: ZipEntry = { name: checkedName(name), method: 0, known: false, crc: 0, csize: 0, usize: 0, offset: 0, ...dosDateTime(date), unixSeconds: Math.floor(date.getTime() / 1000), mode: (mode & 0o777) | 0o100000 };
+    const m: Member = { e, pieces: [], done: false };
+    const out = this.outputs.then(() => this.output(m));
+    this.outputs = out.catch((err: Error) => this.fail(err));
+    try {
+      await takeIn(this, stream, m);
+    } catch (err) {
+      m.error = err as Error;
+      throw err;
+    } finally {
+      m.done = true;
+      signal(m);
     }
-    if (ended) {
+  }
+
+  /** Write one member: header, data, and the data descriptor of a streamed one. */
+  private async output(m: Member): Promise<void> {
+    const e = m.e;
+    const until = <T>(p: Promise<T>) => this.until(p);
+    await waitFor(m, () => m.first !== undefined, until);
+    if (m.error || !m.first) throw m.error ?? new Error(`no data for ${e.name.toString('utf8')}`);
+    const { raw, whole } = m.first;
+    const firstOut = m.first.out ? await this.until(m.first.out) : undefined;
+    m.first = undefined;
+    if (firstOut && firstOut.length <= raw.length * STORE_ABOVE) e.method = 8;
+    e.offset = this.offset;
+    if (whole) {
       // The whole member is in hand: sizes in the local header, no data descriptor.
-      const data = e.method === 8 ? firstOut! : first;
+      const data = e.method === 8 ? firstOut! : raw;
       Object.assign(e, { known: true, csize: data.length });
       await this.emit(localHeader(e));
       await this.emit(data);
+      this.written(raw.length);
     } else {
       await this.emit(localHeader(e));
-      const put = async (b: Buffer) => {
+      const put = async (b: Buffer, rawBytes: number) => {
         e.csize += b.length;
         await this.emit(b);
+        this.written(rawBytes);
       };
-      if (e.method === 0) {
-        await put(first);
-        for (let b = await chunk(); b; b = await chunk()) await put(b);
-      } else {
-        await put(firstOut!);
-        const inflight: Promise<Buffer>[] = [];
-        let prev = first;
-        for (let b = await chunk(); b; b = await chunk()) {
-          inflight.push(deflate(b, prev, false));
-          prev = b;
-          if (inflight.length >= IN_FLIGHT) await put(await this.until(inflight.shift()!));
-        }
-        while (inflight.length > 0) await put(await this.until(inflight.shift()!));
-        await put(FINAL_BLOCK);
+      await put(e.method === 8 ? firstOut! : raw, raw.length);
+      for (let i = 0; ; i += 1) {
+        await waitFor(m, () => i < m.pieces.length, until);
+        if (m.error) throw m.error;
+        const p = m.pieces[i];
+        if (!p) break;
+        m.pieces[i] = undefined;
+        await put(await this.until(p.data), p.raw);
       }
+      if (e.method === 8) await put(FINAL_BLOCK, 0);
       await this.emit(dataDescriptor(e));
     }
     this.entries.push(e);
@@ -251,7 +252,8 @@ export class ZipWriter {
 
   /** Finish the zip, flush it to disk, rename it into place and write the `.sha256` sidecar. */
   async finish(): Promise<{ path: string; sha256: string; bytes: number }> {
-    await this.queue;
+    await this.intakes;
+    await this.outputs;
     this.check();
     const cdOffset = this.offset;
     for (const e of this.entries) await this.emit(centralRecord(e));

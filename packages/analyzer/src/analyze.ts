@@ -251,7 +251,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     const sinkThreads = groups.length > 0 && (parse.threaded || (maxThreads(opts.jobs) > 1 && store.rows >= SINK_THREAD_ROWS));
     const feeds = sinkThreads ? groups.map((g) => new SinkThread(g)) : [];
     const inline = sinkThreads ? undefined : buildSinks(groups.flat(), rules);
-    const written = await writeOutputs({ out, store, identities: plan.identities, skipped, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check, sinks: inline?.sinks, feeds });
+    const written = await writeOutputs({ out, store, identities: plan.identities, skipped, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check, sinks: inline?.sinks, feeds, tmp, heldChars: opts.runLimits?.memoryBytes === 0 ? 0 : undefined });
     if (opts.reports === false) await removeStaleReports(out);
     const counts = inline ? inline.findings?.counts : feeds.find((f) => f.findings)?.findings;
     return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings, findings: Object.fromEntries(counts ?? []), unparsed: written.unparsed };

@@ -10,6 +10,7 @@ import { ORD_STRIDE } from './job.js';
 import type { UnitIdentity } from './plan.js';
 import { newRecordView, readRecord } from './record.js';
 import { ByteWriter } from './byte-writer.js';
+import { HeldLines } from './held-lines.js';
 import type { RecordStore } from './record-store.js';
 import type { TimelineRow } from './row.js';
 import { SessionAccumulator, type SessionRecord } from './sessions.js';
@@ -64,6 +65,10 @@ export interface WriteInput {
   sinks?: RowSink[];
   /** Extra outputs on threads, fed the timeline.jsonl bytes, then ended in this order after `sinks`. */
   feeds?: LineFeed[];
+  /** The run's private temp folder: the lines duplicates.jsonl shows spill there past a few MB. */
+  tmp?: string;
+  /** Characters of those lines kept in memory (default 8 Mi; 0 when every record chunk is spilled, for tests). */
+  heldChars?: number;
 }
 
 const J = JSON.stringify;
@@ -95,7 +100,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     wanted.add(d.paired);
   }
   /** timeline.jsonl lines (without the newline) of the rows duplicates.jsonl shows. */
-  const held = new Map<number, string>();
+  const held = new HeldLines(w.tmp, w.heldChars);
   const droppedOrder: number[] = [];
   const copies = w.options.dedup ? new CopyFilter<CopyRow>(COPY_CONTENT) : undefined;
   const v = newRecordView();
@@ -179,6 +184,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     await csv.commit();
     await jsonl.commit();
   } catch (e) {
+    held.close();
     await Promise.allSettled([csvOut.flush(), jsonOut.flush()]);
     await csv.abort();
     await jsonl.abort();
@@ -198,6 +204,8 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     await dup.abort();
     await abortSinks(sinks, feeds);
     throw e;
+  } finally {
+    held.close();
   }
 
   const recs = sessions.finish(w.facts, (agent) => w.syncAgents.has(agent));

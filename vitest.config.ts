@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Tests import other packages by name through their `exports`; the `aitrail-source` condition
@@ -10,6 +11,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // vitest's default is one worker fewer than the cores: a single one on a 2-core machine, where
+    // the end-to-end files then spend their time waiting on one CLI child process after another
+    // (its start-up, its I/O, a writer it races) with a core idle. One worker per core.
+    maxWorkers: Math.max(2, availableParallelism()),
     // A cache folder for CLI outputs that end-to-end tests share (packages/cli/src/e2e/test-helpers/shared-run.ts).
     globalSetup: ['packages/cli/src/e2e/test-helpers/global-setup.ts'],
   },

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error the bench generator is plain JavaScript without declarations
 import { generate } from '../../../../bench/generate.mjs';
 import { readJsonl, REPO, runCli, stackTraceLines } from './test-helpers/hostile-harness.js';
+import { sharedCollect } from './test-helpers/shared-run.js';
 
 // The outputs do not depend on how the parse is run: on one thread or four, with the rows held
 // in memory or spilled to runs after every chunk (AITRAIL_ROW_MEMORY_MB=0), the same inputs give
@@ -26,19 +27,22 @@ function flipByte(file: string, at: number): void {
 
 beforeAll(async () => {
   T = mkdtempSync(join(tmpdir(), 'aitrail-e2e-jobs-'));
-  const homes = readdirSync(join(REPO, 'fixtures/homes')).sort();
-  const c = await runCli(['collect', ...homes.flatMap((h) => ['--home', join(REPO, 'fixtures/homes', h)]), '--out', join(T, 'homes.zip')], { timeoutMs: 120_000 });
-  expect(c.code, c.stderr).toBe(0);
-  inputs.homes = join(T, 'homes.zip');
+  // Every fixture home, collected once for this file and findings.test.ts (the same call there).
+  const homes = readdirSync(join(REPO, 'fixtures/homes'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => join(REPO, 'fixtures/homes', d.name));
+  const c = await sharedCollect(homes);
+  expect(c.run.code, c.run.stderr).toBe(0);
+  inputs.homes = c.zip;
   generate({ out: join(T, 'gen'), size: 6 * 1024 * 1024, seed: 5, homes: 2 });
   const g = await runCli(['collect', '--home', join(T, 'gen/alice'), '--home', join(T, 'gen/bob'), '--out', join(T, 'gen.zip')], { timeoutMs: 120_000 });
   expect(g.code, g.stderr).toBe(0);
   inputs.generated = join(T, 'gen.zip');
-  const s = await runCli(['collect', '--home', join(REPO, 'fixtures/homes/seed-copilot'), '--out', join(T, 'seed.zip')], { timeoutMs: 120_000 });
-  expect(s.code, s.stderr).toBe(0);
-  // The seed's collection unpacked, the way a responder may hand it over.
+  // The seed's collection (shared with analyze-seed, reports...) unpacked, the way a responder may hand it over.
+  const s = await sharedCollect([join(REPO, 'fixtures/homes/seed-copilot')]);
+  expect(s.run.code, s.run.stderr).toBe(0);
   const dir = join(T, 'tampered');
-  const zip = await openArchive(join(T, 'seed.zip'));
+  const zip = await openArchive(s.zip);
   for (const name of zip.members.keys()) {
     const chunks: Buffer[] = [];
     for await (const ch of await zip.openMember(name)) chunks.push(ch as Buffer);

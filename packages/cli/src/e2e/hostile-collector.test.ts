@@ -334,6 +334,8 @@ describe('aitrail collect while files change under it', () => {
     // Appends 1 MB every 10 ms for 40 s (at most 1.5 GB). A reader that chased EOF would read on
     // until the writer stops and end with every byte; one that stops at the size seen at open ends
     // with fewer bytes than the file finally holds. No wall-clock bound: load cannot fail it.
+    // Once collect has exited the writer is stopped: its bounds only matter to a reader that
+    // chases, which cannot exit before them (waiting them out cost 15-40 s and 1.5 GB of writes).
     const writer = spawn(
       process.execPath,
       ['-e', `const fs=require('fs');const p=${JSON.stringify(p)};const b=Buffer.alloc(1<<20,'x\\n');const stop=Date.now()+40000;const t=setInterval(()=>{if(Date.now()>stop||fs.statSync(p).size>1.5e9){clearInterval(t);return;}fs.appendFileSync(p,b);},10);`],
@@ -344,6 +346,7 @@ describe('aitrail collect while files change under it', () => {
       const run = await runCli(['collect', '--home', join(T, 'sean'), '--agent', 'copilot-cli', '--out', join(T, 'c.zip')], { timeoutMs: 150_000 });
       expect(run.timedOut).toBe(false);
       expect(run.code, run.stderr.slice(-1000)).toBe(0);
+      writer.kill('SIGKILL');
       await writerDone;
       const finalSize = statSync(p).size;
       const r = (await manifestOf(join(T, 'c.zip'))).rows.find((x) => x.rel === '.copilot/logs/process-1790845199000-7.log');

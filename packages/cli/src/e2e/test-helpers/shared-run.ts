@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
@@ -7,11 +7,15 @@ import { type CliOptions, type CliRun, runCli } from './hostile-harness.js';
 
 // End-to-end tests that only read what a collect or an analyze wrote share one run of it per
 // `vitest run`: the first test file that asks builds it in a private folder and renames it into
-// the cache (global-setup.ts provides the folder); a file in another worker that asked at the
-// same moment builds its own and keeps whichever rename landed first. Nothing is ever written
-// into a cached folder after the rename, so readers never see half an output.
+// the cache (global-setup.ts provides the folder). It holds a lock folder while it builds, so a
+// file in another worker that asks meanwhile waits for that run instead of repeating it (with
+// two workers the slowest files start together and ask for the same collections); a lock left
+// by a worker that died is taken over after LOCK_STALE_MS. Nothing is ever written into a cached
+// folder after the rename, so readers never see half an output.
 
 const memo = new Map<string, Promise<SharedRun>>();
+/** A lock older than this is from a worker that died (the longest shared run takes about a minute). */
+const LOCK_STALE_MS = 600_000;
 let fallback: string | undefined;
 
 /** A cached CLI run: its folder (outputs inside) and how the run went. */
@@ -51,6 +55,32 @@ async function build(key: string, args: string[], opts: Omit<CliOptions, 'onSpaw
   const done = () => ({ dir, run: JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as CliRun });
   if (existsSync(join(dir, 'run.json'))) return done();
   mkdirSync(root, { recursive: true });
+  const lock = join(root, `.${key}.lock`);
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    if (existsSync(join(dir, 'run.json'))) return done();
+    const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > LOCK_STALE_MS) {
+      rmSync(lock, { recursive: true, force: true });
+      continue;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  try {
+    if (existsSync(join(dir, 'run.json'))) return done();
+    return await buildLocked(dir, key, args, opts, done);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+async function buildLocked(dir: string, key: string, args: string[], opts: Omit<CliOptions, 'onSpawn'>, done: () => SharedRun): Promise<SharedRun> {
+  const root = cacheRoot();
   const work = mkdtempSync(join(root, `.${key}-`));
   // Paths inside the output name the final folder, so the run writes into `work` under it.
   const run = await runCli(args.map((a) => a.split('{dir}').join(work)), opts);

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fork } from 'node:child_process';
 import type { AnalyzeEvents, AnalyzeOptions, AnalyzeResult } from '@aitrail/analyzer';
-import { REPORT_FILES } from '@aitrail/analyzer';
 import type { WorkerInput, WorkerMessage } from './analyze-worker.js';
 import type { LoadedPlugin } from './plugins.js';
 
@@ -51,12 +50,12 @@ export function rowMemoryBytes(env: NodeJS.ProcessEnv = process.env): number | u
   return Number(v) * 1024 * 1024;
 }
 
-const OUTPUT_NAMES = ['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl', 'findings.jsonl', ...REPORT_FILES];
 
 /** A child killed at its heap cap runs no finally block: remove its partial outputs here. */
 async function removePartials(out: string, pid: number | undefined): Promise<void> {
   if (pid === undefined) return;
-  const mine = new Set(OUTPUT_NAMES.map((n) => `.${n}.${pid}.partial`));
+  const { REPORT_FILES } = await import('@aitrail/analyzer');
+  const mine = new Set(['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl', 'findings.jsonl', ...REPORT_FILES].map((n) => `.${n}.${pid}.partial`));
   const names = await readdir(out).catch(() => [] as string[]);
   await Promise.all(names.filter((n) => mine.has(n)).map((n) => rm(join(out, n), { force: true })));
 }

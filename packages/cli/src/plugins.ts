@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type AgentPlugin, builtInPlugins } from '@aitrail/parsers';
+import type { AgentPlugin } from '@aitrail/parsers';
 
 /** A plugin that could not be loaded; the message says what was expected and what to do. */
 export class PluginError extends Error {}
@@ -99,8 +99,12 @@ export async function importPlugin(spec: string, file: string): Promise<AgentPlu
 /** Load every plugin named by flags and AITRAIL_PLUGINS; duplicate parsers are an error. */
 export async function loadPlugins(flags: readonly string[] | undefined, cwd: string = process.cwd()): Promise<LoadedPlugin[]> {
   const out: LoadedPlugin[] = [];
+  const specs = pluginSpecs(flags);
+  if (specs.length === 0) return out;
+  // Imported only when there are plugins to check against the built-in parsers (CLI start-up).
+  const { builtInPlugins } = await import('@aitrail/parsers');
   const seen = new Set(builtInPlugins.flatMap((p) => p.parsers.map((q) => `${q.agent}/${q.name}`)));
-  for (const spec of pluginSpecs(flags)) {
+  for (const spec of specs) {
     const file = resolvePlugin(spec, cwd);
     const plugin = await importPlugin(spec, file);
     for (const q of plugin.parsers) {

@@ -1,4 +1,6 @@
-import { type AnalyzeResult, formatSummary, globRoot } from '@aitrail/analyzer';
+// The analyzer (and its parsers and SQLite) is imported when a command runs, not when the CLI
+// loads: oclif's explicit command map loads every command module, for `collect` too.
+import type { AnalyzeResult } from '@aitrail/analyzer';
 import { type Catalog, CatalogError, loadCatalogs } from '@aitrail/collector';
 import { resolve } from 'node:path';
 import { Args, type Command, Command as OclifCommand, Flags } from '@oclif/core';
@@ -51,6 +53,7 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   } catch (e) {
     cmd.error(terminalText((e as Error).message), { exit: 2 });
   }
+  const { formatSummary, globRoot } = await import('@aitrail/analyzer');
   const roots = new Map<string, string[]>();
   const sessionFiles = new Map<string, { home: string[]; project: string[] }>();
   for (const c of catalogs) {

@@ -1,4 +1,3 @@
-import { builtInPlugins } from '@aitrail/parsers';
 import { Command, Flags } from '@oclif/core';
 import { catalogsWithPlugins, loadPluginsOrFail } from './analyze.js';
 import { terminalText } from '../terminal-text.js';
@@ -19,6 +18,7 @@ export class ParsersCommand extends Command {
     const { flags } = await this.parse(ParsersCommand);
     const plugins = await loadPluginsOrFail(this, flags.plugin);
     const catalogs = catalogsWithPlugins(this, plugins);
+    const { builtInPlugins } = await import('@aitrail/parsers');
     const parsed = [...builtInPlugins.map((p) => ({ source: 'built-in', plugin: p })), ...plugins.map((p) => ({ source: p.spec, plugin: p.plugin }))].flatMap(({ source, plugin }) =>
       plugin.parsers.map((q) => ({ agent: q.agent, parser: q.name as string | null, source, records_sync: q.recordsSync, patterns: [...q.patterns] as string[], note: undefined as string | undefined })),
     );

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { loadRules, type Rule, RuleError } from '@aitrail/analyzer';
+import type { Rule } from '@aitrail/analyzer';
 import { Command, Flags } from '@oclif/core';
 import { terminalText } from '../terminal-text.js';
 
@@ -35,9 +35,9 @@ export class RulesCommand extends Command {
     const { flags } = await this.parse(RulesCommand);
     let rules: Rule[];
     try {
-      rules = await loadRules((flags.rules ?? []).map((d) => resolve(d)));
+      rules = await (await import('@aitrail/analyzer')).loadRules((flags.rules ?? []).map((d) => resolve(d)));
     } catch (e) {
-      if (e instanceof RuleError) this.error(terminalText(`expected rules that parse, found a problem: ${e.message}`), { exit: 2 });
+      if (e instanceof (await import('@aitrail/analyzer')).RuleError) this.error(terminalText(`expected rules that parse, found a problem: ${e.message}`), { exit: 2 });
       throw e;
     }
     const list = rules.map(ruleListing);

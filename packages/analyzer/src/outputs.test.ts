@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonLine, outputRow } from './outputs.js';
+import { duplicateLine, jsonLine, outputRow } from './outputs.js';
 import type { TimelineRow } from './row.js';
 
 const base: TimelineRow = { timestamp_utc: '', host: 'h', user: 'u', agent: 'a', session_id: '', project_path: '', git_branch: '', model: '', turn_type: 'user', tool_name: '', tool_use_id: '', text: '', source_file: 'homes/u/f', source_line: null, ord: 7 };
@@ -16,5 +16,18 @@ describe('timeline.jsonl lines', () => {
     const o = JSON.parse(line);
     expect(Object.keys(o)).toEqual(['timestamp_utc', 'host', 'user', 'agent', 'session_id', 'project_path', 'git_branch', 'model', 'turn_type', 'tool_name', 'tool_use_id', 'text', 'source_file', 'source_line', 'tag']);
     expect(o.tag).toBe(r.tag ?? '');
+  });
+});
+
+describe('duplicates.jsonl lines', () => {
+  const line = (text: string) => jsonLine({ ...base, text }).slice(0, -1);
+  it.each([
+    ['short rows, no pair', line('a'), line('b'), undefined, 1],
+    ['a kept row longer than 1 Mi characters', line('a'), line(`ü${'x'.repeat(1 << 20)}`), line('c'), 7],
+  ])('%s: the text JSON.stringify gives, in %i piece(s)', (_name, dropped, kept, paired, pieces) => {
+    const got = duplicateLine(dropped, kept, paired);
+    expect(got).toHaveLength(pieces);
+    const obj = (l: string | undefined) => (l === undefined ? null : JSON.parse(l));
+    expect(got.join('')).toBe(`${JSON.stringify({ dropped: obj(dropped), kept: obj(kept), paired_with: obj(paired) })}\n`);
   });
 });

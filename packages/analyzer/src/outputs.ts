@@ -196,8 +196,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   try {
     for (const ord of droppedOrder) {
       const d = w.drops.get(ord)!;
-      // The same text as JSON.stringify of the three row objects: each is its timeline.jsonl line.
-      await dup.write(`{"dropped":${held.get(ord)},"kept":${held.get(d.kept) ?? 'null'},"paired_with":${held.get(d.paired) ?? 'null'}}\n`);
+      for (const piece of duplicateLine(held.get(ord), held.get(d.kept), held.get(d.paired))) await dup.write(piece);
     }
     await dup.commit();
   } catch (e) {
@@ -268,6 +267,20 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     }
   }
   return { files, sessions: recs, kept, rows, duplicates: droppedOrder.length, warnings, unparsed };
+}
+
+/** Lines at least this long are written apart from the rest of their duplicates.jsonl line. */
+const LONG_LINE = 1 << 20;
+
+/**
+ * A duplicates.jsonl line: the same text as JSON.stringify of the three row objects, each being
+ * its timeline.jsonl line. In pieces when a row's line is long: joined, the three lines of a
+ * duplicated 64 MB prompt would be flattened into one string of three times that.
+ */
+export function duplicateLine(dropped: string | undefined, kept: string | undefined, paired: string | undefined): string[] {
+  const parts = ['{"dropped":', `${dropped}`, ',"kept":', kept ?? 'null', ',"paired_with":', paired ?? 'null', '}\n'];
+  if ((dropped?.length ?? 0) < LONG_LINE && (kept?.length ?? 0) < LONG_LINE && (paired?.length ?? 0) < LONG_LINE) return [parts.join('')];
+  return parts;
 }
 
 async function abortSinks(...groups: (RowSink | LineFeed)[][]): Promise<void> {

@@ -33,11 +33,12 @@ export class RulesCommand extends Command {
 
   override async run(): Promise<void> {
     const { flags } = await this.parse(RulesCommand);
+    const { loadRules, RuleError } = await import('@aitrail/analyzer');
     let rules: Rule[];
     try {
-      rules = await (await import('@aitrail/analyzer')).loadRules((flags.rules ?? []).map((d) => resolve(d)));
+      rules = await loadRules((flags.rules ?? []).map((d) => resolve(d)));
     } catch (e) {
-      if (e instanceof (await import('@aitrail/analyzer')).RuleError) this.error(terminalText(`expected rules that parse, found a problem: ${e.message}`), { exit: 2 });
+      if (e instanceof RuleError) this.error(terminalText(`expected rules that parse, found a problem: ${e.message}`), { exit: 2 });
       throw e;
     }
     const list = rules.map(ruleListing);

@@ -1,7 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Args, Command, Flags } from '@oclif/core';
-import type { startServer } from '../serve/server.js';
 import { terminalText } from '../terminal-text.js';
 
 /** `aitrail serve OUT`: browse timeline.sqlite in a local web view. */
@@ -15,11 +14,12 @@ export class ServeCommand extends Command {
     const { args, flags } = await this.parse(ServeCommand);
     const db = existsSync(args.out) && statSync(args.out).isDirectory() ? join(args.out, 'timeline.sqlite') : args.out;
     if (!existsSync(db)) this.error(terminalText(`${db}: not found; expected the output folder of \`aitrail analyze\` (run it without --no-reports)`), { exit: 2 });
+    const [{ startServer }, { TimelineViewError }] = await Promise.all([import('../serve/server.js'), import('@aitrail/analyzer')]);
     let srv: Awaited<ReturnType<typeof startServer>>;
     try {
-      srv = await (await import('../serve/server.js')).startServer(db, flags.port);
+      srv = await startServer(db, flags.port);
     } catch (e) {
-      if (e instanceof (await import('@aitrail/analyzer')).TimelineViewError || (e as NodeJS.ErrnoException).code === 'EADDRINUSE') this.error(terminalText((e as Error).message), { exit: 2 });
+      if (e instanceof TimelineViewError || (e as NodeJS.ErrnoException).code === 'EADDRINUSE') this.error(terminalText((e as Error).message), { exit: 2 });
       throw e;
     }
     process.stdout.write(`aitrail serve: ${srv.url} (read-only, 127.0.0.1 only; Ctrl-C stops)\n`);

@@ -4,7 +4,8 @@ import { embeddedCatalogs } from './embedded.js';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type YAMLMap } from 'yaml';
-import { expandAnchor } from './editors.js';
+import { editorTableText, expandAnchor } from './editors.js';
+import { type CatalogText, catalogCacheKey, readCatalogCache } from './catalog-cache.js';
 import { globProblem } from './globs.js';
 import type { WhereCondition } from './hint-select.js';
 import type { Layout } from './homes.js';
@@ -130,17 +131,36 @@ const PROJECT_KEYS = new Set(['collect', 'secrets', 'exclude', 'session_files'])
 const COLLECT_IF_KEYS = new Set(['dir', 'contains']);
 const AGENT_ID = /^[a-z0-9][a-z0-9._-]*$/;
 
+/** The built-in catalog texts: embedded in a bundle, else catalog/*.yaml in name order. */
+export function builtinCatalogTexts(): CatalogText[] {
+  const embedded = embeddedCatalogs();
+  if (embedded) return embedded.catalogs;
+  return readdirSync(BUILTIN_CATALOG_DIR)
+    .filter((name) => name.endsWith('.yaml') || name.endsWith('.yml'))
+    .sort()
+    .map((name) => ({ name, text: readFileSync(BUILTIN_CATALOG_DIR + name, 'utf8') }));
+}
+
+/** Where a built-in catalog is said to come from (its path, or catalog/<name> in a bundle). */
+function builtinSource(name: string): string {
+  return embeddedCatalogs() ? `catalog/${name}` : BUILTIN_CATALOG_DIR + name;
+}
+
+/** The built-in catalogs parsed: from the build's cache when it was made from these texts. */
+export function parseBuiltinCatalogs(texts: CatalogText[] = builtinCatalogTexts(), cacheFile?: string): { catalog: Catalog; agentLine: number }[] {
+  const embedded = embeddedCatalogs();
+  if (!embedded) {
+    const key = catalogCacheKey(editorTableText(), texts);
+    const cached = readCatalogCache(key, texts, builtinSource, cacheFile);
+    if (cached) return cached;
+  }
+  return texts.map((t) => parseCatalog(builtinSource(t.name), t.text));
+}
+
 /** Load the built-in catalogs plus extra files and texts (plugins); validates them all. */
 export function loadCatalogs(opts: { files?: string[]; texts?: { source: string; text: string }[] } = {}): Catalog[] {
+  const parsed = parseBuiltinCatalogs();
   const inputs: { source: string; text: string }[] = [];
-  const embedded = embeddedCatalogs();
-  if (embedded) inputs.push(...embedded.catalogs.map((c) => ({ source: `catalog/${c.name}`, text: c.text })));
-  for (const name of embedded ? [] : readdirSync(BUILTIN_CATALOG_DIR).sort()) {
-    if (name.endsWith('.yaml') || name.endsWith('.yml')) {
-      const file = BUILTIN_CATALOG_DIR + name;
-      inputs.push({ source: file, text: readFileSync(file, 'utf8') });
-    }
-  }
   for (const file of opts.files ?? []) {
     let text: string;
     try {
@@ -153,12 +173,14 @@ export function loadCatalogs(opts: { files?: string[]; texts?: { source: string;
   inputs.push(...(opts.texts ?? []));
   const out: Catalog[] = [];
   const seen = new Map<string, Catalog & { line: number }>();
-  for (const input of inputs) {
-    const { catalog, agentLine } = parseCatalog(input.source, input.text);
+  // Parsed in turn, so a duplicate id is reported before a later file is looked at.
+  for (const item of [...parsed, ...inputs]) {
+    const { catalog, agentLine } = 'text' in item ? parseCatalog(item.source, item.text) : item;
+    const source = catalog.source;
     const prior = seen.get(catalog.agent);
     if (prior) {
       throw new CatalogError(
-        input.source,
+        source,
         agentLine,
         `duplicate agent id "${catalog.agent}" (already defined in ${prior.source}:${prior.line}); give each catalog its own id`,
       );

@@ -144,11 +144,17 @@ export function parseEditorFamilies(source: string, text: string): EditorFamily[
 }
 
 let cached: EditorFamily[] | undefined;
+let cachedText: string | undefined;
+
+/** The built-in editor table's YAML (embedded in a bundle, else families/editors.yaml; read once). */
+export function editorTableText(): string {
+  cachedText ??= embeddedCatalogs()?.editors ?? readFileSync(EDITOR_TABLE_FILE, 'utf8');
+  return cachedText;
+}
 
 /** The built-in editor table (read once). */
 export function loadEditorFamilies(): EditorFamily[] {
-  const embedded = embeddedCatalogs()?.editors;
-  cached ??= embedded ? parseEditorFamilies('catalog/families/editors.yaml', embedded) : parseEditorFamilies(EDITOR_TABLE_FILE, readFileSync(EDITOR_TABLE_FILE, 'utf8'));
+  cached ??= parseEditorFamilies(embeddedCatalogs()?.editors !== undefined ? 'catalog/families/editors.yaml' : EDITOR_TABLE_FILE, editorTableText());
   return cached;
 }
 

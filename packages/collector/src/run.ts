@@ -1,4 +1,5 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstatSync, readdirSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import type { Catalog } from './catalog.js';
 import {
   compileCollectIf,
@@ -89,7 +90,7 @@ export class Run implements WalkHost {
         start = { fs: baseFs === '' ? segs[0] : baseFs, rel: [segs[0]] };
         segs = segs.slice(1);
       }
-      for (const resolved of await this.resolvePrefix(scope, start, segs, nocase)) {
+      for (const resolved of this.resolvePrefix(scope, start, segs, nocase)) {
         await walkTree(this, scope, resolved.fsPath, resolved.rel, false, depth);
       }
     }
@@ -100,12 +101,12 @@ export class Run implements WalkHost {
    * mounted on Linux keeps its case, and may even hold two spellings: both are walked), and
    * never through a link on the way.
    */
-  private async resolvePrefix(
+  private resolvePrefix(
     scope: TreeScope,
     start: { fs: string; rel: string[] },
     segs: string[],
     nocase: boolean,
-  ): Promise<{ fsPath: Buffer; rel: string }[]> {
+  ): { fsPath: Buffer; rel: string }[] {
     // '' is this machine's root and 'C:' a bare drive: both are listed with a separator added.
     const dirOf = (fs: string) => (fs === '' || /^[A-Za-z]:$/.test(fs) ? fs + this.sep : fs);
     let level: { fs: string; rel: string[] }[] = [start];
@@ -114,16 +115,16 @@ export class Run implements WalkHost {
       for (const cur of level) {
         let names: string[];
         if (nocase) {
-          const listed = await readdir(dirOf(cur.fs)).catch(() => [] as string[]);
+          const listed = probe(() => readdirSync(dirOf(cur.fs))) ?? [];
           names = listed.filter((n) => n.toLowerCase() === segs[i].toLowerCase()).sort();
         } else {
-          names = (await lstat(cur.fs + this.sep + segs[i]).catch(() => undefined)) ? [segs[i]] : [];
+          names = probe(() => lstatSync(cur.fs + this.sep + segs[i])) ? [segs[i]] : [];
         }
         for (const name of names) {
           const fs = cur.fs + this.sep + name;
           const rel = [...cur.rel, name];
           if (i < segs.length - 1) {
-            const st = await lstat(fs, { bigint: true }).catch(() => undefined);
+            const st = probe(() => lstatSync(fs, { bigint: true }));
             if (st?.isSymbolicLink()) {
               const row = baseRow(scope, rel.join('/'), Buffer.from(fs), false, st);
               row.status = 'skipped_special';
@@ -342,6 +343,18 @@ interface Batch {
   entries: ({ row: ManifestRow } | { found: Found; claims: { agent: string; secret: boolean }[] })[];
   files: Map<string, { found: Found; claims: { agent: string; secret: boolean }[] }>;
   rows: Map<string, ManifestRow>;
+}
+
+/**
+ * A prefix probe, synchronous: every catalog's anchors are looked up in every home, most of them
+ * absent, and each awaited lstat was a round trip to libuv's pool (~0.2 s of an empty home's run).
+ */
+function probe<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
 }
 
 function joinReason(a: string, b: string): string {

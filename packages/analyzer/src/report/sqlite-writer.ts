@@ -1,10 +1,10 @@
-import { createReadStream, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { TIMELINE_COLUMNS } from '../csv.js';
 import type { TimelineRow } from '../row.js';
-import type { DuplicateRecord, RowSink, SinkEnd } from './sink.js';
+import { loadDuplicates } from './duplicates-table.js';
+import type { RowSink, SinkEnd } from './sink.js';
 
 /** Version of timeline.sqlite's schema (table `meta`). */
 export const TIMELINE_DB_VERSION = 1;
@@ -154,22 +154,6 @@ export class SqliteSink implements RowSink {
     } finally {
       rmSync(this.tmp, { force: true });
     }
-  }
-}
-
-/**
- * duplicates.jsonl (complete before any sink ends) into `duplicates`, a line at a time: held in
- * memory and copied to the sink thread, the records of a 1 GiB corpus (66 MB of JSON) had doubled
- * the run's peak RSS at its end.
- */
-async function loadDuplicates(db: Database.Database, path: string): Promise<void> {
-  if (!existsSync(path)) return;
-  const dup = db.prepare('INSERT INTO duplicates (agent, session_id, source_file, source_line, kept_source_file, kept_source_line, dropped, kept, paired_with) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  const lines = createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of lines) {
-    if (line === '') continue;
-    const d = JSON.parse(line) as DuplicateRecord;
-    dup.run(str(d.dropped?.agent), str(d.dropped?.session_id), str(d.dropped?.source_file), num(d.dropped?.source_line), str(d.kept?.source_file), num(d.kept?.source_line), str(d.dropped), str(d.kept), str(d.paired_with));
   }
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliOptions, GENERATED, generate, HOSTILE_HOMES, manifestOf, runCli, stackTraceLines, tempDir } from './test-helpers/hostile-harness.js';
 import { sharedCollect } from './test-helpers/shared-run.js';
@@ -174,6 +175,28 @@ describe('huge parser inputs, collected and analyzed', () => {
     const first = ev.filter((r) => r.source_line === 1);
     expect(first.map((r) => [r.turn_type, r.text.length, r.text.slice(0, 24)])).toEqual([['user', 64 << 20, 'long prompt long prompt ']]);
   }, 240_000);
+
+  it('a 16 MB prompt in two copies of one session under a 64 MB heap: one row kept, and timeline.sqlite holds the duplicate whole (its duplicates.jsonl line is 48 MB)', async () => {
+    const o = await collectAndAnalyze('long-line-copy', [join(GENERATED, 'homes/long-line-copy')], 120_000, { env: { AITRAIL_MAX_HEAP_MB: '64' } });
+    expectFinished(o);
+    const prompts = rowsOf(o, 'long-line-copy').filter((r) => r.text.startsWith('copied prompt'));
+    expect(prompts.map((r) => [r.turn_type, r.text.length])).toEqual([['user', 14 * Math.floor((16 << 20) / 14)]]);
+    const lines = readFileSync(join(o.T, 'out', 'duplicates.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const want = lines.map((l) => JSON.parse(l) as Record<string, { source_file: string; text: string } | null>);
+    expect(want.some((d) => d.dropped?.text.startsWith('copied prompt') && d.kept?.text === d.dropped.text)).toBe(true);
+    const db = new Database(join(o.T, 'out', 'timeline.sqlite'), { readonly: true });
+    try {
+      const got = db.prepare('SELECT source_file, kept_source_file, dropped, kept, paired_with FROM duplicates ORDER BY id').all() as Record<string, string | null>[];
+      expect(got.map((g) => [g.source_file, g.kept_source_file])).toEqual(want.map((d) => [d.dropped?.source_file, d.kept?.source_file ?? null]));
+      // Each row's JSON whole, as JSON.stringify gives it.
+      for (const [i, d] of want.entries()) {
+        expect(got[i].dropped === JSON.stringify(d.dropped) && got[i].kept === (d.kept ? JSON.stringify(d.kept) : null)).toBe(true);
+        expect(got[i].paired_with).toBe(d.paired_with ? JSON.stringify(d.paired_with) : null);
+      }
+    } finally {
+      db.close();
+    }
+  }, 180_000);
 
   it('ten million short lines: the bad line at every millionth and the prompt on line 10,000,001 are numbered right', async () => {
     const o = await collectAndAnalyze('many-lines', [join(GENERATED, 'homes/many-lines')], 240_000);

@@ -21,7 +21,8 @@ import { SinkThread } from './report/sink-threads.js';
 import { type SessionFileGlobs, sessionFileMatcher } from './session-files.js';
 import { buildSummary, type SummaryEntry, type UnparsedEntry } from './summary.js';
 import { openZipSource } from './zip-source.js';
-import { removeStaleReports } from './report/sinks.js';
+import { OUTPUT_FILES, removeStaleReports } from './report/sinks.js';
+import { discardStaged, publishOutputs } from './atomic.js';
 
 export { AnalyzeError };
 
@@ -251,7 +252,15 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     const sinkThreads = groups.length > 0 && (parse.threaded || (maxThreads(opts.jobs) > 1 && store.rows >= SINK_THREAD_ROWS));
     const feeds = sinkThreads ? groups.map((g) => new SinkThread(g)) : [];
     const inline = sinkThreads ? undefined : buildSinks(groups.flat(), rules);
-    const written = await writeOutputs({ out, store, identities: plan.identities, skipped, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check, sinks: inline?.sinks, feeds, tmp, heldChars: opts.runLimits?.memoryBytes === 0 ? 0 : undefined });
+    let written: Awaited<ReturnType<typeof writeOutputs>>;
+    try {
+      written = await writeOutputs({ out, store, identities: plan.identities, skipped, drops, facts, inv, collections, syncAgents, options: { include_thinking: !!opts.includeThinking, dedup: dedupOn, strict: !!opts.strict, plugins: (opts.plugins ?? []).map((p) => p.agent) }, onRow: (n) => ev.tick?.(n), check, sinks: inline?.sinks, feeds, tmp, heldChars: opts.runLimits?.memoryBytes === 0 ? 0 : undefined });
+      // Only now, every output complete, are they put in place, together (atomic.ts).
+      await publishOutputs(out, OUTPUT_FILES);
+    } catch (e) {
+      await discardStaged(out, OUTPUT_FILES);
+      throw e;
+    }
     if (opts.reports === false) await removeStaleReports(out);
     const counts = inline ? inline.findings?.counts : feeds.find((f) => f.findings)?.findings;
     return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings, findings: Object.fromEntries(counts ?? []), unparsed: written.unparsed };

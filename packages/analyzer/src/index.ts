@@ -11,6 +11,6 @@ export type { DuplicateRecord, RowSink, SinkEnd } from './report/sink.js';
 export { TIMELINE_DB_VERSION } from './report/sqlite-writer.js';
 export { timesketchEvent, timesketchTime, UNDATED_DESC } from './report/timesketch.js';
 export { ftsQuery, MAX_PAGE, type TimelineFilter, type TimelinePage, TimelineView, TimelineViewError, VIEW_TEXT } from './report/timeline-view.js';
-export { REPORT_FILES } from './report/sinks.js';
+export { OUTPUT_FILES, REPORT_FILES } from './report/sinks.js';
 export { BUILT_IN_RULES, type Finding, FindingsEngine, loadRules, type Rule, RuleError } from './findings/index.js';
 export { type SessionFileGlobs, sessionFileMatcher } from './session-files.js';

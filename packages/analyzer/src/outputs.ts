@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { ANALYZER_VERSION } from './version.js';
-import { AtomicFile, writeFileAtomic } from './atomic.js';
+import { AtomicFile, writeFileStaged } from './atomic.js';
 import { CSV_BOM, csvField, csvLine, TIMELINE_COLUMNS } from './csv.js';
 import type { DedupDrop } from './dedup.js';
 import { type CopyCandidate, type CopyContent, CopyFilter } from './copies.js';
@@ -181,8 +181,8 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     await feedOut?.flush();
     for (const f of feeds) f.rowsDone();
     for (const s of sinks) await s.rowsDone?.();
-    await csv.commit();
-    await jsonl.commit();
+    await csv.close();
+    await jsonl.close();
   } catch (e) {
     held.close();
     await Promise.allSettled([csvOut.flush(), jsonOut.flush()]);
@@ -198,7 +198,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
       const d = w.drops.get(ord)!;
       for (const piece of duplicateLine(held.get(ord), held.get(d.kept), held.get(d.paired))) await dup.write(piece);
     }
-    await dup.commit();
+    await dup.close();
   } catch (e) {
     await dup.abort();
     await abortSinks(sinks, feeds);
@@ -211,7 +211,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   const sf = new AtomicFile(files.sessions);
   try {
     for (const s of recs) await sf.write(JSON.stringify(s) + '\n');
-    await sf.commit();
+    await sf.close();
   } catch (e) {
     await sf.abort();
     await abortSinks(sinks, feeds);
@@ -252,7 +252,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
     outputs: { timeline_csv: 'timeline.csv', timeline_jsonl: 'timeline.jsonl', sessions: 'sessions.jsonl', duplicates: 'duplicates.jsonl' },
   };
   try {
-    await writeFileAtomic(files.inventory, JSON.stringify(inventory, null, 2) + '\n');
+    await writeFileStaged(files.inventory, JSON.stringify(inventory, null, 2) + '\n');
   } catch (e) {
     await abortSinks(sinks, feeds);
     throw e;

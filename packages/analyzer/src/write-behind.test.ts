@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AtomicFile } from './atomic.js';
+import { AtomicFile, publishOutputs } from './atomic.js';
 import { WriteBehind } from './write-behind.js';
 
 describe('WriteBehind', () => {
@@ -14,7 +14,8 @@ describe('WriteBehind', () => {
       const parts = Array.from({ length: 50 }, (_, i) => `${i}:${'x'.repeat(100_000)}\n`);
       for (const p of parts) await w.write(p);
       await w.flush();
-      await f.commit();
+      await f.close();
+      await publishOutputs(dir, ['out.txt']);
       expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toBe(parts.join(''));
     } finally {
       rmSync(dir, { recursive: true, force: true });

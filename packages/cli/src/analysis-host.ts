@@ -54,8 +54,8 @@ export function rowMemoryBytes(env: NodeJS.ProcessEnv = process.env): number | u
 /** A child killed at its heap cap runs no finally block: remove its partial outputs here. */
 async function removePartials(out: string, pid: number | undefined): Promise<void> {
   if (pid === undefined) return;
-  const { REPORT_FILES } = await import('@aitrail/analyzer');
-  const mine = new Set(['timeline.csv', 'timeline.jsonl', 'sessions.jsonl', 'inventory.json', 'duplicates.jsonl', 'findings.jsonl', ...REPORT_FILES].map((n) => `.${n}.${pid}.partial`));
+  const { OUTPUT_FILES } = await import('@aitrail/analyzer');
+  const mine = new Set(OUTPUT_FILES.map((n) => `.${n}.${pid}.partial`));
   const names = await readdir(out).catch(() => [] as string[]);
   await Promise.all(names.filter((n) => mine.has(n)).map((n) => rm(join(out, n), { force: true })));
 }

@@ -74,7 +74,7 @@ export class FindingsEngine implements RowSink {
     const out = new AtomicFile(join(ctx.out, 'findings.jsonl'));
     try {
       if (this.written) for await (const chunk of createReadStream(this.spool, { encoding: 'utf8' })) await out.write(chunk as string);
-      await out.commit();
+      await out.close();
     } catch (e) {
       await out.abort();
       throw e;

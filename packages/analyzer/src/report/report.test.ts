@@ -7,7 +7,9 @@ import type { TimelineRow } from '../row.js';
 import { esc } from './html.js';
 import { SqliteSink } from './sqlite-writer.js';
 import { ftsQuery, TimelineView, TimelineViewError } from './timeline-view.js';
+import { stagedPath, publishOutputs } from '../atomic.js';
 import { jsonLine } from '../outputs.js';
+import { OUTPUT_FILES } from './sinks.js';
 import { TimesketchSink, timesketchEvent, timesketchLine, timesketchTime } from './timesketch.js';
 
 const T = mkdtempSync(join(tmpdir(), 'aitrail-report-unit-'));
@@ -22,10 +24,12 @@ async function db(name: string, rows: TimelineRow[], findings?: string): Promise
   const out = join(T, name);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out);
-  if (findings !== undefined) writeFileSync(join(out, 'findings.jsonl'), findings);
+  // As an earlier sink of the same run leaves it: staged, not yet in place.
+  if (findings !== undefined) writeFileSync(stagedPath(join(out, 'findings.jsonl')), findings);
   const s = new SqliteSink(out);
   for (const r of rows) s.row(r);
   await s.end({ out, sessions: [], inventory: {} });
+  await publishOutputs(out, OUTPUT_FILES);
   return join(out, 'timeline.sqlite');
 }
 
@@ -77,6 +81,7 @@ describe('TimesketchSink', () => {
       await s.row(given, line);
     }
     await s.end();
+    await publishOutputs(out, OUTPUT_FILES);
     const want = rows.map((r) => {
       const given = JSON.parse(jsonLine(r)) as TimelineRow;
       if (given.tag === '') delete given.tag;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { writeFileAtomic } from '../atomic.js';
+import { stagedPath, writeFileStaged } from '../atomic.js';
 import { csp, esc, Raw, table } from './html.js';
 import { REPORT_CSS, REPORT_SCRIPT } from './report-assets.js';
 import { MAX_CONVERSATIONS, MAX_TABLE, MAX_TEXT, MAX_TURNS, ReportData, type ReportRow, type ReportSession } from './report-data.js';
@@ -19,9 +19,10 @@ export class HtmlReportSink implements RowSink {
 
   /** Write report.html. */
   async end(info: SinkEnd): Promise<void> {
-    const db = new Database(join(this.out, 'timeline.sqlite'), { readonly: true, fileMustExist: true });
+    // This run's database, not yet in place (atomic.ts: outputs are put in place together).
+    const db = new Database(stagedPath(join(this.out, 'timeline.sqlite')), { readonly: true, fileMustExist: true });
     try {
-      await writeFileAtomic(join(this.out, 'report.html'), buildReport(new ReportData(db), info.inventory as Inv));
+      await writeFileStaged(join(this.out, 'report.html'), buildReport(new ReportData(db), info.inventory as Inv));
     } finally {
       db.close();
     }

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { TIMELINE_COLUMNS } from '../csv.js';
 import type { TimelineRow } from '../row.js';
+import { stagedPath } from '../atomic.js';
 import { loadDuplicates } from './duplicates-table.js';
 import type { RowSink, SinkEnd } from './sink.js';
 
@@ -61,7 +62,7 @@ const num = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v
  * timeline.sqlite, written in the streaming pass: every kept row into `timeline`, then at the end
  * sessions, duplicates, collections, MCP servers, credential findings (as redacted as in
  * inventory.json), secret files, findings.jsonl when a previous sink wrote it, the indexes and the
- * FTS5 index. Written under a temporary name and renamed when complete, like the other outputs.
+ * FTS5 index. Written under its staged name (atomic.ts), put in place with the other outputs at the end.
  */
 export class SqliteSink implements RowSink {
   /** The final path. */
@@ -75,7 +76,7 @@ export class SqliteSink implements RowSink {
 
   constructor(out: string) {
     this.path = join(out, 'timeline.sqlite');
-    this.tmp = join(dirname(this.path), `.${basename(this.path)}.${process.pid}.partial`);
+    this.tmp = stagedPath(this.path);
     rmSync(this.tmp, { force: true });
     this.db = new Database(this.tmp);
     // No journal and no fsync: the file is private until the rename, and a failed run removes it.
@@ -120,7 +121,8 @@ export class SqliteSink implements RowSink {
     for (const s of info.sessions) {
       sess.run(s.host, s.user, s.agent, s.session_id, s.name, s.client, s.project_path, s.git_branch, s.first_timestamp, s.last_timestamp, s.rows, s.synced, s.secondary_only ? 1 : 0, s.scratch_directory, JSON.stringify(s.models), JSON.stringify(s.tools), JSON.stringify(s.counts), JSON.stringify(s.permission_decisions), JSON.stringify(s));
     }
-    await loadDuplicates(db, join(info.out, 'duplicates.jsonl'));
+    // This run's duplicates.jsonl and findings.jsonl, staged until the run puts its outputs in place.
+    await loadDuplicates(db, stagedPath(join(info.out, 'duplicates.jsonl')));
     const col = db.prepare('INSERT INTO collections VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     for (const c of inv.collections ?? []) {
       col.run(str(c.input), str(c.host), str(c.started_utc), str(c.ended_utc), str(c.tool_version), num(c.complete), num((c.integrity as { ok?: boolean } | undefined)?.ok), JSON.stringify(c));
@@ -135,7 +137,7 @@ export class SqliteSink implements RowSink {
         for (const f of a.secret_files ?? []) sec.run(h.host, h.user ?? '', a.agent, f.path, f.size, f.sha256);
       }
     }
-    loadFindings(db, join(info.out, 'findings.jsonl'));
+    loadFindings(db, stagedPath(join(info.out, 'findings.jsonl')));
     const meta = db.prepare('INSERT INTO meta VALUES (?, ?)');
     meta.run('format', 'aitrail-timeline-db');
     meta.run('format_version', String(TIMELINE_DB_VERSION));
@@ -144,7 +146,6 @@ export class SqliteSink implements RowSink {
     db.exec('COMMIT');
     db.exec(END_INDEXES);
     db.close();
-    renameSync(this.tmp, this.path);
   }
 
   /** Close and remove the partial file. */

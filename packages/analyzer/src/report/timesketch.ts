@@ -125,7 +125,7 @@ export class TimesketchSink implements RowSink {
     await this.out.write(this.buf);
     this.buf = '';
     await this.out.flush();
-    await this.file.commit();
+    await this.file.close();
   }
 
   /** Drop the partial file. */

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { publishOutputs } from '../../atomic.js';
 import type { TimelineRow } from '../../row.js';
 import { FindingsEngine } from '../engine.js';
 import { loadRules } from '../load.js';
@@ -24,6 +25,7 @@ export async function runRules(rows: TimelineRow[], homes: SinkEnd['homes'] = []
     const e = new FindingsEngine(rules ?? (await loadRules([])), dir);
     for (const r of rows) e.row(r);
     await e.end({ out: dir, homes });
+    await publishOutputs(dir, ['findings.jsonl']);
     return readFileSync(join(dir, 'findings.jsonl'), 'utf8')
       .split('\n')
       .filter(Boolean)

@@ -1,4 +1,3 @@
-import { lstatSync, readdirSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import type { Catalog } from './catalog.js';
 import {
@@ -13,6 +12,8 @@ import {
 import type { CollectEvents, CollectOptions, SummaryGroup } from './options.js';
 import { decodeName } from './names.js';
 import { readRegularFile } from './read-file.js';
+import { resolvePrefix } from './run-prefix.js';
+import { totalsOf } from './run-totals.js';
 import { type HintFile, HintMatchers, type PendingHints } from './run-hints.js';
 
 export type { HintFile } from './run-hints.js';
@@ -90,56 +91,10 @@ export class Run implements WalkHost {
         start = { fs: baseFs === '' ? segs[0] : baseFs, rel: [segs[0]] };
         segs = segs.slice(1);
       }
-      for (const resolved of this.resolvePrefix(scope, start, segs, nocase)) {
+      for (const resolved of resolvePrefix(this, scope, start, segs, nocase)) {
         await walkTree(this, scope, resolved.fsPath, resolved.rel, false, depth);
       }
     }
-  }
-
-  /**
-   * Resolve a prefix segment by segment: case-insensitively on Windows/macOS layouts (an image
-   * mounted on Linux keeps its case, and may even hold two spellings: both are walked), and
-   * never through a link on the way.
-   */
-  private resolvePrefix(
-    scope: TreeScope,
-    start: { fs: string; rel: string[] },
-    segs: string[],
-    nocase: boolean,
-  ): { fsPath: Buffer; rel: string }[] {
-    // '' is this machine's root and 'C:' a bare drive: both are listed with a separator added.
-    const dirOf = (fs: string) => (fs === '' || /^[A-Za-z]:$/.test(fs) ? fs + this.sep : fs);
-    let level: { fs: string; rel: string[] }[] = [start];
-    for (let i = 0; i < segs.length; i += 1) {
-      const next: { fs: string; rel: string[] }[] = [];
-      for (const cur of level) {
-        let names: string[];
-        if (nocase) {
-          const listed = probe(() => readdirSync(dirOf(cur.fs))) ?? [];
-          names = listed.filter((n) => n.toLowerCase() === segs[i].toLowerCase()).sort();
-        } else {
-          names = probe(() => lstatSync(cur.fs + this.sep + segs[i])) ? [segs[i]] : [];
-        }
-        for (const name of names) {
-          const fs = cur.fs + this.sep + name;
-          const rel = [...cur.rel, name];
-          if (i < segs.length - 1) {
-            const st = probe(() => lstatSync(fs, { bigint: true }));
-            if (st?.isSymbolicLink()) {
-              const row = baseRow(scope, rel.join('/'), Buffer.from(fs), false, st);
-              row.status = 'skipped_special';
-              row.reason = `symbolic link on the way to ${segs.join('/')}: not followed`;
-              this.row(row);
-              continue;
-            }
-            if (!st?.isDirectory()) continue;
-          }
-          next.push({ fs, rel });
-        }
-      }
-      level = next;
-    }
-    return level.map((l) => ({ fsPath: Buffer.from(/^[A-Za-z]:$/.test(l.fs) ? dirOf(l.fs) : l.fs), rel: l.rel.join('/') }));
   }
 
   /**
@@ -306,29 +261,7 @@ export class Run implements WalkHost {
 
   /** Counts per status and totals per user and agent. */
   totals(): { counts: Record<string, number>; groups: SummaryGroup[] } {
-    const counts: Record<string, number> = {};
-    const groups = new Map<string, SummaryGroup>();
-    for (const r of this.rows) {
-      counts[r.status] = (counts[r.status] ?? 0) + 1;
-      // A row several catalogs claim counts for each of them.
-      for (const agent of r.agents ?? [r.agent]) this.tally(groups, r, agent);
-    }
-    return { counts, groups: [...groups.values()] };
-  }
-
-  private tally(groups: Map<string, SummaryGroup>, r: ManifestRow, agent: string): void {
-    const k = `${r.user}\0${agent}\0${r.scope}`;
-    let g = groups.get(k);
-    if (!g) {
-      g = { user: r.user, agent, scope: r.scope, files: 0, bytes: 0, secrets: 0, skipped: 0, errors: 0 };
-      groups.set(k, g);
-    }
-    if (r.status === 'collected') {
-      g.files += 1;
-      g.bytes += r.bytes_read ?? r.size ?? 0;
-    } else if (r.status === 'error') g.errors += 1;
-    else g.skipped += 1;
-    if (r.secret) g.secrets += 1;
+    return totalsOf(this.rows);
   }
 }
 
@@ -343,18 +276,6 @@ interface Batch {
   entries: ({ row: ManifestRow } | { found: Found; claims: { agent: string; secret: boolean }[] })[];
   files: Map<string, { found: Found; claims: { agent: string; secret: boolean }[] }>;
   rows: Map<string, ManifestRow>;
-}
-
-/**
- * A prefix probe, synchronous: every catalog's anchors are looked up in every home, most of them
- * absent, and each awaited lstat was a round trip to libuv's pool (~0.2 s of an empty home's run).
- */
-function probe<T>(f: () => T): T | undefined {
-  try {
-    return f();
-  } catch {
-    return undefined;
-  }
 }
 
 function joinReason(a: string, b: string): string {

@@ -1,6 +1,8 @@
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { Transform, type TransformCallback } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
+import { ArchiveFileReader } from './archive-file-reader.js';
 import { MAX_MANIFEST_LINE, type StreamLine, streamLines } from './line-stream.js';
 import type { CollectionInfo, ManifestRow } from './types.js';
 
@@ -48,15 +50,21 @@ export function unsafeMemberName(name: string): string | undefined {
 export async function openArchive(path: string, opts: OpenArchiveOptions = {}): Promise<ArchiveReader> {
   const cap = opts.maxMemberBytes ?? DEFAULT_MAX_MEMBER_BYTES;
   let zip: yauzl.ZipFile;
+  let fd: number | undefined;
   try {
+    fd = openSync(path, 'r');
+    const size = fstatSync(fd).size;
+    const reader = new ArchiveFileReader(fd);
     zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-      yauzl.open(
-        path,
-        { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true },
-        (err, z) => (err ? reject(err) : resolve(z)),
-      ),
+      yauzl.fromRandomAccessReader(reader, size, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z))),
     );
   } catch (err) {
+    // yauzl may have closed it already, on its way out of a bad central directory.
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {}
+    }
     throw new Error(`${path}: not a readable zip archive (${(err as Error).message}); is it complete and a collection zip?`);
   }
   const entries = new Map<string, yauzl.Entry>();

@@ -23,16 +23,20 @@ export class ArchiveFileReader extends yauzl.RandomAccessReader {
     return new RangeStream(this.fd, start, end);
   }
 
-  /** Fill `buffer[offset, offset + length)` from `position`; an error if the file ends first. */
+  /**
+   * Fill `buffer[offset, offset + length)` from `position`; the bytes read go to the callback too,
+   * fewer at the end of the file (yauzl then says "unexpected EOF", as with its own reader).
+   */
   override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null) => void): void {
+    const done = callback as (err: Error | null, bytesRead?: number) => void;
     const step = (got: number): void => {
       if (got >= length) {
-        callback(null);
+        done(null, got);
         return;
       }
       read(this.fd, buffer, offset + got, length - got, position + got, (err, n) => {
-        if (err) callback(err);
-        else if (n === 0) callback(new Error(`unexpected end of file at byte ${position + got}`));
+        if (err) done(err);
+        else if (n === 0) done(null, got);
         else step(got + n);
       });
     };

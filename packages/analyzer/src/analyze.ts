@@ -21,7 +21,7 @@ import { SinkThread } from './report/sink-threads.js';
 import { type SessionFileGlobs, sessionFileMatcher } from './session-files.js';
 import { buildSummary, type SummaryEntry, type UnparsedEntry } from './summary.js';
 import { openZipSource } from './zip-source.js';
-import { OUTPUT_FILES, removeStaleReports } from './report/sinks.js';
+import { OUTPUT_FILES, REPORT_FILES, removeStale } from './report/sinks.js';
 import { discardStaged, publishOutputs } from './atomic.js';
 
 export { AnalyzeError };
@@ -261,7 +261,8 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       await discardStaged(out, OUTPUT_FILES);
       throw e;
     }
-    if (opts.reports === false) await removeStaleReports(out);
+    if (opts.reports === false) await removeStale(out, REPORT_FILES);
+    if (opts.findings === false) await removeStale(out, ['findings.jsonl']);
     const counts = inline ? inline.findings?.counts : feeds.find((f) => f.findings)?.findings;
     return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings, findings: Object.fromEntries(counts ?? []), unparsed: written.unparsed };
   } finally {

@@ -10,7 +10,10 @@ export const REPORT_FILES = ['timeline.sqlite', 'timeline.timesketch.jsonl', 're
  */
 export const OUTPUT_FILES = ['timeline.csv', 'timeline.jsonl', 'duplicates.jsonl', 'sessions.jsonl', 'findings.jsonl', ...REPORT_FILES, 'inventory.json'] as const;
 
-/** After a run without reports: remove report outputs an earlier run left, which would describe other data. */
-export async function removeStaleReports(out: string): Promise<void> {
-  await Promise.all(REPORT_FILES.map((f) => rm(join(out, f), { force: true })));
+/**
+ * After a run without reports or without findings: remove those outputs an earlier run left,
+ * which would describe other data.
+ */
+export async function removeStale(out: string, names: readonly string[]): Promise<void> {
+  await Promise.all(names.map((f) => rm(join(out, f), { force: true })));
 }

@@ -174,7 +174,7 @@ describe('aitrail rules and --rules', () => {
     expect(existsSync(join(T, 'o'))).toBe(false);
   }, 180_000);
 
-  it('--rules adds a user rule to analyze; --no-findings writes none', async () => {
+  it('--rules adds a user rule to analyze; --no-findings writes none and removes one an earlier run left', async () => {
     const dir = join(T, 'good');
     mkdirSync(dir);
     writeFileSync(join(dir, 'npm.yml'), 'title: npm test run\nid: npm-test\nlevel: low\ndetection:\n  sel:\n    turn_type: tool_use\n    text|startswith: npm test\n  condition: sel\n');
@@ -187,5 +187,10 @@ describe('aitrail rules and --rules', () => {
     const b = await runCli(['analyze', c.zip, '--no-findings', '--out', join(T, 'without')]);
     expect(b.code, b.stderr).toBe(0);
     expect(existsSync(join(T, 'without', 'findings.jsonl'))).toBe(false);
+    // Into the folder of the first run: its findings.jsonl would describe other data beside the new timeline.
+    const again = await runCli(['analyze', c.zip, '--no-findings', '--out', join(T, 'with')]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(existsSync(join(T, 'with', 'findings.jsonl'))).toBe(false);
+    expect(existsSync(join(T, 'with', 'timeline.jsonl'))).toBe(true);
   }, 300_000);
 });

@@ -14,6 +14,9 @@ const embedded = {
     .map((name) => ({ name, text: readFileSync(path.join(catalogDir, name), 'utf8') })),
   editors: readFileSync(path.join(catalogDir, 'families', 'editors.yaml'), 'utf8'),
 };
+// The catalogs parsed (scripts/catalog-cache.mjs, run before this): the bundle starts without
+// parsing YAML, as the CLI does; its sources are named catalog/<file>, as embedded ones are.
+embedded.parsed = readFileSync(path.join(pkg, 'dist', 'builtin-catalogs.json'), 'utf8');
 await build({
   stdin: {
     contents: `import { runStandalone } from './dist/standalone.js';\nrunStandalone(process.argv.slice(2), ${JSON.stringify(embedded)}, __filename).then((code) => { process.exitCode = code; });\n`,

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BUILTIN_CATALOG_DIR, builtinCatalogTexts, parseBuiltinCatalogs, parseCatalog } from './catalog.js';
 import { catalogCacheKey, catalogCacheText, readCatalogCache } from './catalog-cache.js';
 import { editorTableText } from './editors.js';
+import { type EmbeddedCatalogs, useEmbeddedCatalogs } from './embedded.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'aitrail-catalog-cache-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,6 +52,21 @@ describe('built-in catalog cache', () => {
     expect(readCatalogCache(key, texts, (n) => n, file)).toBeUndefined();
     // A broken cache never stops a run: the YAML is parsed.
     expect(JSON.stringify(parseBuiltinCatalogs(texts, bad))).toBe(JSON.stringify(fresh()));
+  });
+
+  it('in a bundle, the embedded parse stands for the embedded texts, and an edited text is parsed', () => {
+    const parsed = catalogCacheText(catalogCacheKey(editorTableText(), texts), texts, fresh());
+    const asBundle = () => texts.map((t) => parseCatalog(`catalog/${t.name}`, t.text));
+    try {
+      useEmbeddedCatalogs({ catalogs: texts, editors: editorTableText(), parsed });
+      expect(JSON.stringify(parseBuiltinCatalogs())).toBe(JSON.stringify(asBundle()));
+      const i = texts.findIndex((t) => t.name === 'aider.yaml');
+      const edited = texts.map((t, j) => (j === i ? { ...t, text: t.text.replace(/^name: .*$/m, 'name: Edited In The Bundle') } : t));
+      useEmbeddedCatalogs({ catalogs: edited, editors: editorTableText(), parsed });
+      expect(parseBuiltinCatalogs()[i].catalog.name).toBe('Edited In The Bundle');
+    } finally {
+      useEmbeddedCatalogs(undefined as unknown as EmbeddedCatalogs);
+    }
   });
 
   it('the build wrote one for the current catalogs (the built CLI starts without parsing YAML)', () => {

@@ -57,9 +57,20 @@ export function readCatalogCache(
   sourceOf: (name: string) => string,
   file: string = CATALOG_CACHE_FILE,
 ): { catalog: Catalog; agentLine: number }[] | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return catalogsFromCache(text, key, texts, sourceOf);
+}
+
+/** The catalogs a cache file's text holds, when it was made from `texts` (`key`); else undefined. */
+export function catalogsFromCache(text: string, key: string, texts: CatalogText[], sourceOf: (name: string) => string): { catalog: Catalog; agentLine: number }[] | undefined {
   let cache: CacheFile;
   try {
-    cache = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;
+    cache = JSON.parse(text) as CacheFile;
   } catch {
     return undefined;
   }

@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type YAMLMap } from 'yaml';
 import { editorTableText, expandAnchor } from './editors.js';
-import { type CatalogText, catalogCacheKey, readCatalogCache } from './catalog-cache.js';
+import { type CatalogText, catalogCacheKey, catalogsFromCache, readCatalogCache } from './catalog-cache.js';
 import { globProblem } from './globs.js';
 import type { WhereCondition } from './hint-select.js';
 import type { Layout } from './homes.js';
@@ -149,12 +149,9 @@ function builtinSource(name: string): string {
 /** The built-in catalogs parsed: from the build's cache when it was made from these texts. */
 export function parseBuiltinCatalogs(texts: CatalogText[] = builtinCatalogTexts(), cacheFile?: string): { catalog: Catalog; agentLine: number }[] {
   const embedded = embeddedCatalogs();
-  if (!embedded) {
-    const key = catalogCacheKey(editorTableText(), texts);
-    const cached = readCatalogCache(key, texts, builtinSource, cacheFile);
-    if (cached) return cached;
-  }
-  return texts.map((t) => parseCatalog(builtinSource(t.name), t.text));
+  const key = catalogCacheKey(editorTableText(), texts);
+  const cached = embedded ? (embedded.parsed !== undefined ? catalogsFromCache(embedded.parsed, key, texts, builtinSource) : undefined) : readCatalogCache(key, texts, builtinSource, cacheFile);
+  return cached ?? texts.map((t) => parseCatalog(builtinSource(t.name), t.text));
 }
 
 /** Load the built-in catalogs plus extra files and texts (plugins); validates them all. */

@@ -7,6 +7,8 @@ export interface EmbeddedCatalogs {
   catalogs: { name: string; text: string }[];
   /** catalog/families/editors.yaml. */
   editors: string;
+  /** The same catalogs parsed at build time (a catalog-cache.ts file's text), used when its key still matches. */
+  parsed?: string;
 }
 
 let embedded: EmbeddedCatalogs | undefined;

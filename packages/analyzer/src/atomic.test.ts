@@ -60,7 +60,8 @@ describe('atomic writes', () => {
     mkdirSync(d);
     writeFileSync(join(d, 'timeline.jsonl'), 'previous\n');
     await writeFileStaged(join(d, 'timeline.jsonl'), 'this run\n');
-    await discardStaged(d, ['timeline.jsonl', 'inventory.json']);
+    writeFileSync(`${stagedPath(join(d, 'timeline.sqlite'))}-journal`, 'journal');
+    await discardStaged(d, ['timeline.jsonl', 'inventory.json', 'timeline.sqlite']);
     expect(readdirSync(d)).toEqual(['timeline.jsonl']);
     expect(readFileSync(join(d, 'timeline.jsonl'), 'utf8')).toBe('previous\n');
   });

@@ -98,7 +98,10 @@ export async function publishOutputs(out: string, names: readonly string[]): Pro
   for (const n of staged) await rename(stagedPath(join(out, n)), join(out, n));
 }
 
-/** Remove a run's staged outputs (a failed run): the folder keeps what it held before. */
+/**
+ * Remove a run's staged outputs (a failed run), with a rollback journal SQLite may have left
+ * beside timeline.sqlite's: the folder keeps what it held before.
+ */
 export async function discardStaged(out: string, names: readonly string[]): Promise<void> {
-  await Promise.all(names.map((n) => rm(stagedPath(join(out, n)), { force: true })));
+  await Promise.all(names.flatMap((n) => [stagedPath(join(out, n)), `${stagedPath(join(out, n))}-journal`]).map((p) => rm(p, { force: true })));
 }

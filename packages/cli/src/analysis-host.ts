@@ -55,7 +55,8 @@ export function rowMemoryBytes(env: NodeJS.ProcessEnv = process.env): number | u
 async function removePartials(out: string, pid: number | undefined): Promise<void> {
   if (pid === undefined) return;
   const { OUTPUT_FILES } = await import('@aitrail/analyzer');
-  const mine = new Set(OUTPUT_FILES.map((n) => `.${n}.${pid}.partial`));
+  // With SQLite's rollback journal: a child killed mid-transaction leaves timeline.sqlite's.
+  const mine = new Set(OUTPUT_FILES.flatMap((n) => [`.${n}.${pid}.partial`, `.${n}.${pid}.partial-journal`]));
   const names = await readdir(out).catch(() => [] as string[]);
   await Promise.all(names.filter((n) => mine.has(n)).map((n) => rm(join(out, n), { force: true })));
 }

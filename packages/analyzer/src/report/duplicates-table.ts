@@ -12,8 +12,10 @@ export const WHOLE_LINE_BYTES = 4 << 20;
 
 const READ_BYTES = 1 << 20;
 
-const str = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v));
-const num = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : null);
+/** A value as a TEXT column: a string as is, anything else as its JSON; null when absent. */
+export const str = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v));
+/** A value as an INTEGER column: a number, a boolean as 0/1, else null. */
+export const num = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : null);
 
 /** The statement the rows go in by, and the two that complete a long line's row. */
 interface Statements {
@@ -90,17 +92,24 @@ function shortLine(st: Statements, line: string): void {
  */
 async function longLine(fh: FileHandle, st: Statements, start: number, end: number): Promise<void> {
   const top = await memberRanges(fh, start, end);
-  const field = async (row: Range | undefined, key: string): Promise<unknown> => {
-    const r = row ? (await memberRanges(fh, row[0], row[1])).get(key) : undefined;
-    return r ? JSON.parse(await text(fh, r)) : undefined;
+  // A row's members are found in one scan of it; only the wanted ones are then read.
+  const fieldsOf = async (row: Range | undefined, keys: string[]): Promise<unknown[]> => {
+    const members = row ? await memberRanges(fh, row[0], row[1]) : undefined;
+    const values: unknown[] = [];
+    for (const k of keys) {
+      const r = members?.get(k);
+      values.push(r ? JSON.parse(await text(fh, r)) : undefined);
+    }
+    return values;
   };
   const [dropped, kept, paired] = [top.get('dropped'), top.get('kept'), top.get('paired_with')];
-  const cols = [await field(dropped, 'agent'), await field(dropped, 'session_id'), await field(dropped, 'source_file'), await field(dropped, 'source_line'), await field(kept, 'source_file'), await field(kept, 'source_line')];
+  const [agent, session, file, line] = await fieldsOf(dropped, ['agent', 'session_id', 'source_file', 'source_line']);
+  const [keptFile, keptLine] = await fieldsOf(kept, ['source_file', 'source_line']);
   const json = async (r: Range | undefined): Promise<string | null> => {
     const t = r ? await text(fh, r) : 'null';
     return t === 'null' ? null : t;
   };
-  const { lastInsertRowid } = st.insert.run(str(cols[0]), str(cols[1]), str(cols[2]), num(cols[3]), str(cols[4]), num(cols[5]), await json(dropped), null, null);
+  const { lastInsertRowid } = st.insert.run(str(agent), str(session), str(file), num(line), str(keptFile), num(keptLine), await json(dropped), null, null);
   st.kept.run(await json(kept), lastInsertRowid);
   st.paired.run(await json(paired), lastInsertRowid);
 }

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { TIMELINE_COLUMNS } from '../csv.js';
 import type { TimelineRow } from '../row.js';
 import { stagedPath } from '../atomic.js';
-import { loadDuplicates } from './duplicates-table.js';
+import { loadDuplicates, num, str } from './duplicates-table.js';
 import type { RowSink, SinkEnd } from './sink.js';
 
 /** Version of timeline.sqlite's schema (table `meta`). */
@@ -55,8 +55,6 @@ ANALYZE sessions;
 type Inv = { collections?: Record<string, unknown>[]; homes?: Home[]; system?: Home[]; analyzer?: unknown; totals?: unknown };
 type Home = { host: string; user?: string; agents: { agent: string; mcp_servers?: Record<string, unknown>[]; credential_findings?: Record<string, unknown>[]; secret_files?: { path: string; size: number | null; sha256: string }[] }[] };
 
-const str = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v));
-const num = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : null);
 
 /**
  * timeline.sqlite, written in the streaming pass: every kept row into `timeline`, then at the end

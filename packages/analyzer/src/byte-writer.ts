@@ -22,6 +22,15 @@ export class ByteWriter {
     return this.putSlow(b, start, end);
   }
 
+  /** Append text as UTF-8, written straight into the buffer when it surely fits (no copy of its own). */
+  putString(s: string): Promise<void> | undefined {
+    if (this.pos + 3 * s.length <= this.buf.length) {
+      this.pos += this.buf.write(s, this.pos, 'utf8');
+      return undefined;
+    }
+    return this.putText(s);
+  }
+
   /** Append text as UTF-8. */
   putText(s: string): Promise<void> | undefined {
     const b = Buffer.from(s, 'utf8');

@@ -69,16 +69,18 @@ describe('timesketchLine', () => {
 });
 
 describe('TimesketchSink', () => {
-  it('writes a row longer than its buffer in pieces, the same bytes as one event line, between the rows around it', async () => {
-    const out = join(T, 'timesketch-big');
+  // Given the line only (in-process), or its UTF-8 bytes too (a sink thread): the same file.
+  it.each([['line'], ['line and bytes']])('given the %s, writes a row longer than its buffer in pieces, the same bytes as one event line each, in order', async (given_) => {
+    const out = join(T, `timesketch-big-${given_.replace(/ /g, '-')}`);
     mkdirSync(out);
     const s = new TimesketchSink(out);
-    const rows = [row({ text: 'before' }), row({ text: `${'long prompt '.repeat(200_000)}✓`, tag: 'permission_decision' }), row({ text: 'after' })];
+    const odd = ['quote " and \\ backslash\nnew line', 'ünïcödé ✓ 😀', 'lone \ud800 surrogate', ',"tag":"fake"', `${'y'.repeat(499)}😀tail`];
+    const rows = [row({ text: 'before' }), row({ text: `${'long prompt '.repeat(200_000)}✓`, tag: 'permission_decision' }), ...odd.map((text, i) => row({ text, tag: i % 2 ? 'odd "quoted",tag:"x"' : '' })), ...Array.from({ length: 3000 }, (_, i) => row({ text: `row ${i} ✓` })), row({ text: 'after' })];
     for (const r of rows) {
       const line = jsonLine(r).slice(0, -1);
       const given = JSON.parse(line) as TimelineRow;
       if (given.tag === '') delete given.tag;
-      await s.row(given, line);
+      await s.row(given, line, given_ === 'line' ? undefined : Buffer.from(line));
     }
     await s.end();
     await publishOutputs(out, OUTPUT_FILES);

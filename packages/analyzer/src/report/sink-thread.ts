@@ -45,18 +45,24 @@ async function take(chunk: Buffer): Promise<void> {
   const text = b.toString('utf8', 0, last);
   const sinks = built!.sinks;
   let at = 0;
+  // The line's bytes too: the n-th newline of the text is the n-th 0x0A byte (UTF-8 never has
+  // one inside a character), and the last line ends at `last`.
+  let byteAt = 0;
   while (at <= text.length) {
     const nl = text.indexOf('\n', at);
     const end = nl < 0 ? text.length : nl;
+    const byteEnd = nl < 0 ? last : b.indexOf(10, byteAt);
     const line = text.slice(at, end);
+    const bytes = b.subarray(byteAt, byteEnd);
     const r = JSON.parse(line) as TimelineRow;
     // As the in-process pass gives it (outputs.ts sinkRow): no tag rather than an empty one.
     if (r.tag === '') delete r.tag;
     for (const s of sinks) {
-      const p = s.row(r, line);
+      const p = s.row(r, line, bytes);
       if (p) await p;
     }
     at = end + 1;
+    byteAt = byteEnd + 1;
   }
 }
 

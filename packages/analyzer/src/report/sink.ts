@@ -24,8 +24,8 @@ export interface SinkEnd {
  * when the run fails (remove partial files).
  */
 export interface RowSink {
-  /** One kept row; `line` is its timeline.jsonl line (without the newline) when the caller has it. */
-  row(r: TimelineRow, line?: string): void | Promise<void>;
+  /** One kept row; `line` is its timeline.jsonl line (without the newline) when the caller has it, `bytes` that line in UTF-8 when it has those too. */
+  row(r: TimelineRow, line?: string, bytes?: Buffer): void | Promise<void>;
   /** Optional: the last row has been given (work that needs every row may start before `end`). */
   rowsDone?(): void | Promise<void>;
   end(info: SinkEnd): Promise<void>;

@@ -44,6 +44,14 @@ export class AtomicFile {
     }
   }
 
+  /** Write bytes; resolves once they are written, so the caller may fill the buffer again. */
+  writeAll(b: Uint8Array): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed);
+    return new Promise<void>((res, rej) => {
+      this.out.write(b, (e?: Error | null) => (e ? rej(e) : res()));
+    });
+  }
+
   /** Close: complete under its staged name, for {@link publishOutputs} to rename. */
   async close(): Promise<void> {
     await new Promise<void>((res, rej) => this.out.end((e?: Error | null) => (e ? rej(e) : res())));

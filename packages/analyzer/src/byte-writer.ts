@@ -3,10 +3,18 @@ export class ByteWriter {
   private buf: Buffer;
   private pos = 0;
   private inFlight: Promise<unknown> | null = null;
+  /** Buffers whose write is done, to fill again (when `reuse`). */
+  private readonly free: Buffer[] = [];
 
+  /**
+   * `reuse`: the promise `write` returns resolves only once the bytes are written, so the buffer
+   * can be filled again. Each new 1 MB buffer was external memory V8 counted towards its next
+   * collection: most of the analysis main thread's collections were set off by it.
+   */
   constructor(
     private readonly write: (b: Buffer) => Promise<unknown>,
     private readonly size = 1 << 20,
+    private readonly reuse = false,
   ) {
     this.buf = Buffer.allocUnsafe(size);
   }
@@ -46,20 +54,27 @@ export class ByteWriter {
     }
   }
 
-  private async hand(b: Buffer): Promise<void> {
+  private async hand(b: Buffer, whole?: Buffer): Promise<void> {
     if (this.inFlight) await this.inFlight;
     const p = this.write(b);
     p.catch(() => {});
-    this.inFlight = p;
+    if (whole && this.reuse) {
+      const done = p.then(() => {
+        this.free.push(whole);
+      });
+      done.catch(() => {});
+      this.inFlight = done;
+    } else this.inFlight = p;
   }
 
   /** Hand over what is buffered; `wait`: and wait until every write is done. */
   async flush(wait = true): Promise<void> {
     if (this.pos > 0) {
-      const full = this.buf.subarray(0, this.pos);
-      this.buf = Buffer.allocUnsafe(this.size);
+      const whole = this.buf;
+      const full = whole.subarray(0, this.pos);
+      this.buf = this.free.pop() ?? Buffer.allocUnsafe(this.size);
       this.pos = 0;
-      await this.hand(full);
+      await this.hand(full, whole);
     }
     if (wait && this.inFlight) {
       const p = this.inFlight;

@@ -89,8 +89,8 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   };
   const csv = new AtomicFile(files.timelineCsv);
   const jsonl = new AtomicFile(files.timelineJsonl);
-  const csvOut = new ByteWriter((b) => csv.write(b));
-  const jsonOut = new ByteWriter((b) => jsonl.write(b));
+  const csvOut = new ByteWriter((b) => csv.writeAll(b), undefined, true);
+  const jsonOut = new ByteWriter((b) => jsonl.writeAll(b), undefined, true);
   const sessions = new SessionAccumulator();
   const kept: KeptCounts = new Map();
   // Rows a duplicates.jsonl line needs: the dropped rows and the rows they matched.

@@ -78,7 +78,8 @@ export class RunWriter {
           await fh.writev([head, z]);
         }
       : (b: Buffer) => fh.write(b, 0, b.length);
-    return new RunWriter(fh, new ByteWriter(write), path, deflated);
+    // Either write is done when its promise resolves: the buffer can be filled again.
+    return new RunWriter(fh, new ByteWriter(write, undefined, true), path, deflated);
   }
 
   put(b: Buffer, start: number, end: number): Promise<void> | undefined {

@@ -15,8 +15,10 @@ export class ByteWriter {
     private readonly write: (b: Buffer) => Promise<unknown>,
     private readonly size = 1 << 20,
     private readonly reuse = false,
+    /** Where a new buffer of `size` bytes comes from (a pool of shared ones: feed-pool.ts). */
+    private readonly alloc: (size: number) => Buffer = Buffer.allocUnsafe,
   ) {
-    this.buf = Buffer.allocUnsafe(size);
+    this.buf = alloc(size);
   }
 
   /** Append `b[start, end)`; the promise resolves when the bytes are buffered or handed over. */
@@ -72,7 +74,7 @@ export class ByteWriter {
     if (this.pos > 0) {
       const whole = this.buf;
       const full = whole.subarray(0, this.pos);
-      this.buf = this.free.pop() ?? Buffer.allocUnsafe(this.size);
+      this.buf = this.free.pop() ?? this.alloc(this.size);
       this.pos = 0;
       await this.hand(full, whole);
     }

@@ -14,6 +14,7 @@ import { HeldLines } from './held-lines.js';
 import type { RecordStore } from './record-store.js';
 import type { TimelineRow } from './row.js';
 import { SessionAccumulator, type SessionRecord } from './sessions.js';
+import { feedWriter } from './report/feed-writer.js';
 import type { LineFeed, RowSink } from './report/sink.js';
 import type { KeptCounts, UnparsedEntry } from './summary.js';
 
@@ -109,8 +110,8 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   const skipping = w.skipped.size > 0;
   const sinks = w.sinks ?? [];
   const feeds = w.feeds ?? [];
-  // One copy of the kept lines per feed; the last feed takes the buffer itself.
-  const feedOut = feeds.length > 0 ? new ByteWriter((b) => Promise.all(feeds.map((_, i) => (i === feeds.length - 1 ? b : Buffer.from(b))).map((c, i) => feeds[i].write(c)))) : undefined;
+  // The kept lines, shared by every feed.
+  const feedOut = feeds.length > 0 ? feedWriter(feeds) : undefined;
   try {
     await csv.write(CSV_BOM + csvLine(TIMELINE_COLUMNS));
     // Per unit (one artifact and parser): who its rows belong to, looked up once.

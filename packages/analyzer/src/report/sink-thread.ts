@@ -10,7 +10,7 @@ import type { SinkEnd } from './sink.js';
 
 /** Messages from the main thread to a sink thread. */
 export type ToSinkThread =
-  | { type: 'chunk'; buf: ArrayBuffer; offset: number; length: number }
+  | { type: 'chunk'; buf: ArrayBuffer | SharedArrayBuffer; offset: number; length: number }
   | { type: 'rowsDone' }
   | { type: 'end'; info: SinkEnd }
   | { type: 'abort' };
@@ -40,7 +40,8 @@ async function setUp(): Promise<void> {
 async function take(chunk: Buffer): Promise<void> {
   const b = carry ? Buffer.concat([carry, chunk]) : chunk;
   const last = b.lastIndexOf(10);
-  carry = last + 1 < b.length ? b.subarray(last + 1) : null;
+  // A copy: a shared chunk is filled again once this one is acknowledged.
+  carry = last + 1 < b.length ? Buffer.from(b.subarray(last + 1)) : null;
   if (last < 0) return;
   const text = b.toString('utf8', 0, last);
   const sinks = built!.sinks;

@@ -25,6 +25,8 @@ export class SinkThread implements LineFeed {
   findings: Map<string, number> | undefined;
   private readonly worker: Worker;
   private inFlight = 0;
+  /** What to call as each chunk in flight is acknowledged, in order (the thread takes them in turn). */
+  private readonly releases: ((() => void) | undefined)[] = [];
   private failure: Error | null = null;
   private finished = false;
   private waiting: { resolve: () => void; reject: (e: Error) => void; until: FromSinkThread['type'] } | null = null;
@@ -51,7 +53,10 @@ export class SinkThread implements LineFeed {
       return;
     }
     if (m.type === 'aborted') this.aborted?.();
-    if (m.type === 'ack') this.inFlight--;
+    if (m.type === 'ack') {
+      this.inFlight--;
+      this.releases.shift()?.();
+    }
     if (m.type === 'ended' && m.findings) this.findings = new Map(m.findings);
     const w = this.waiting;
     if (w && (w.until === m.type || (w.until === 'ack' && this.inFlight < MAX_IN_FLIGHT))) {
@@ -78,12 +83,19 @@ export class SinkThread implements LineFeed {
     this.worker.postMessage(m, transfer);
   }
 
-  /** Hand over a chunk of timeline.jsonl (its buffer is transferred: do not use `b` after). */
-  write(b: Buffer): Promise<void> {
+  /**
+   * Hand over a chunk of timeline.jsonl: on a SharedArrayBuffer it is shared (`release` once the
+   * thread has taken it in); any other buffer is transferred (do not use `b` after).
+   */
+  write(b: Buffer, release?: () => void): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
-    const own = b.buffer.byteLength >= TRANSFER_MIN ? b : Buffer.from(b);
-    const ab = own.buffer as ArrayBuffer;
-    this.send({ type: 'chunk', buf: ab, offset: own.byteOffset, length: own.length }, [ab]);
+    if (b.buffer instanceof SharedArrayBuffer) this.send({ type: 'chunk', buf: b.buffer, offset: b.byteOffset, length: b.length });
+    else {
+      const own = b.buffer.byteLength >= TRANSFER_MIN ? b : Buffer.from(b);
+      const ab = own.buffer as ArrayBuffer;
+      this.send({ type: 'chunk', buf: ab, offset: own.byteOffset, length: own.length }, [ab]);
+    }
+    this.releases.push(release);
     this.inFlight++;
     return this.inFlight < MAX_IN_FLIGHT ? Promise.resolve() : this.wait('ack');
   }

@@ -37,8 +37,12 @@ export interface RowSink {
  * writes them; then `rowsDone`, `end` and `abort` as for a {@link RowSink}.
  */
 export interface LineFeed {
-  /** A chunk of timeline.jsonl (a line may continue in the next); the buffer is given away. */
-  write(b: Buffer): Promise<void>;
+  /**
+   * A chunk of timeline.jsonl (a line may continue in the next). A chunk on a SharedArrayBuffer
+   * is shared, not given away: `release` is called once the feed is done with it; any other
+   * buffer is given away.
+   */
+  write(b: Buffer, release?: () => void): Promise<void>;
   rowsDone(): void;
   end(info: SinkEnd): Promise<void>;
   abort(): Promise<void>;

@@ -44,12 +44,13 @@ export class ByteWriter {
   /** Append text as UTF-8. */
   putText(s: string): Promise<void> | undefined {
     const b = Buffer.from(s, 'utf8');
-    return this.put(b, 0, b.length);
+    // Larger than the buffer: handed over as it is (it is ours), not copied again.
+    return b.length > this.size ? this.putSlow(b, 0, b.length, true) : this.put(b, 0, b.length);
   }
 
-  private async putSlow(b: Buffer, start: number, end: number): Promise<void> {
+  private async putSlow(b: Buffer, start: number, end: number, owned = false): Promise<void> {
     await this.flush(false);
-    if (end - start > this.buf.length) await this.hand(Buffer.from(b.subarray(start, end)));
+    if (end - start > this.buf.length) await this.hand(owned ? b.subarray(start, end) : Buffer.from(b.subarray(start, end)));
     else {
       b.copy(this.buf, 0, start, end);
       this.pos = end - start;

@@ -28,7 +28,8 @@ const post = (m: FromSinkThread) => port.postMessage(m);
 
 let built: ReturnType<typeof buildSinks> | undefined;
 let failed = false;
-let carry: Buffer | null = null;
+/** The start of a line a chunk cut: copies (a shared chunk is filled again once acknowledged), joined once its end comes. */
+let carry: Buffer[] = [];
 
 async function setUp(): Promise<void> {
   const f = specs.find((s) => s.kind === 'findings');
@@ -38,11 +39,15 @@ async function setUp(): Promise<void> {
 
 /** Every whole line of `chunk` (with what the last chunk left) to the sinks; keep the cut end. */
 async function take(chunk: Buffer): Promise<void> {
-  const b = carry ? Buffer.concat([carry, chunk]) : chunk;
-  const last = b.lastIndexOf(10);
-  // A copy: a shared chunk is filled again once this one is acknowledged.
-  carry = last + 1 < b.length ? Buffer.from(b.subarray(last + 1)) : null;
-  if (last < 0) return;
+  const lastInChunk = chunk.lastIndexOf(10);
+  if (lastInChunk < 0) {
+    // Inside a long line: kept, not joined, so a 64 MB line is copied once rather than once a chunk.
+    carry.push(Buffer.from(chunk));
+    return;
+  }
+  const b = carry.length > 0 ? Buffer.concat([...carry, chunk]) : chunk;
+  const last = lastInChunk + (b.length - chunk.length);
+  carry = last + 1 < b.length ? [Buffer.from(b.subarray(last + 1))] : [];
   const text = b.toString('utf8', 0, last);
   const sinks = built!.sinks;
   let at = 0;

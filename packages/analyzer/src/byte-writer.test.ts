@@ -17,7 +17,7 @@ function slowSink() {
 describe('ByteWriter', () => {
   it('with reuse, fills a buffer again only after its write is done: every byte arrives, in a few buffers in all', async () => {
     const sink = slowSink();
-    const w = new ByteWriter(sink.write, 64, true);
+    const w = new ByteWriter(sink.write, { size: 64, reuse: true });
     const want: Buffer[] = [];
     for (let i = 0; i < 500; i++) {
       const piece = Buffer.from(`row ${i} ✓ ${'x'.repeat(i % 50)}\n`);
@@ -41,7 +41,7 @@ describe('ByteWriter', () => {
     const w = new ByteWriter(async (b) => {
       handed.push(b);
       copies.push(Buffer.from(b));
-    }, 16);
+    }, { size: 16 });
     for (let i = 0; i < 20; i++) await w.putString(`${String(i).padStart(4, '0')}-`);
     await w.flush();
     expect(Buffer.concat(handed).toString()).toBe(Array.from({ length: 20 }, (_, i) => `${String(i).padStart(4, '0')}-`).join(''));
@@ -54,7 +54,7 @@ describe('ByteWriter', () => {
     const out: Buffer[] = [];
     const w = new ByteWriter(async (b) => {
       out.push(Buffer.from(b));
-    }, 32, true);
+    }, { size: 32, reuse: true });
     for (const t of texts) await w.putString(t);
     await w.flush();
     expect(Buffer.concat(out).equals(Buffer.concat(texts.map((t) => Buffer.from(t, 'utf8'))))).toBe(true);

@@ -1,3 +1,17 @@
+/** How a {@link ByteWriter} takes its buffers. */
+export interface ByteWriterOptions {
+  /** Bytes per buffer (1 MB). */
+  size?: number;
+  /**
+   * The promise `write` returns resolves only once the bytes are written, so the buffer can be
+   * filled again. Each new 1 MB buffer was external memory V8 counted towards its next
+   * collection: most of the analysis main thread's collections were set off by it.
+   */
+  reuse?: boolean;
+  /** Where a new buffer comes from (a pool of shared ones: report/feed-writer.ts). */
+  alloc?: (size: number) => Buffer;
+}
+
 /** Buffers bytes into large writes to a file, one write in flight while the next fills. */
 export class ByteWriter {
   private buf: Buffer;
@@ -5,20 +19,18 @@ export class ByteWriter {
   private inFlight: Promise<unknown> | null = null;
   /** Buffers whose write is done, to fill again (when `reuse`). */
   private readonly free: Buffer[] = [];
+  private readonly size: number;
+  private readonly reuse: boolean;
+  private readonly alloc: (size: number) => Buffer;
 
-  /**
-   * `reuse`: the promise `write` returns resolves only once the bytes are written, so the buffer
-   * can be filled again. Each new 1 MB buffer was external memory V8 counted towards its next
-   * collection: most of the analysis main thread's collections were set off by it.
-   */
   constructor(
     private readonly write: (b: Buffer) => Promise<unknown>,
-    private readonly size = 1 << 20,
-    private readonly reuse = false,
-    /** Where a new buffer of `size` bytes comes from (a pool of shared ones: feed-pool.ts). */
-    private readonly alloc: (size: number) => Buffer = Buffer.allocUnsafe,
+    opts: ByteWriterOptions = {},
   ) {
-    this.buf = alloc(size);
+    this.size = opts.size ?? 1 << 20;
+    this.reuse = opts.reuse ?? false;
+    this.alloc = opts.alloc ?? Buffer.allocUnsafe;
+    this.buf = this.alloc(this.size);
   }
 
   /** Append `b[start, end)`; the promise resolves when the bytes are buffered or handed over. */

@@ -90,8 +90,8 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   };
   const csv = new AtomicFile(files.timelineCsv);
   const jsonl = new AtomicFile(files.timelineJsonl);
-  const csvOut = new ByteWriter((b) => csv.writeAll(b), undefined, true);
-  const jsonOut = new ByteWriter((b) => jsonl.writeAll(b), undefined, true);
+  const csvOut = new ByteWriter((b) => csv.writeAll(b), { reuse: true });
+  const jsonOut = new ByteWriter((b) => jsonl.writeAll(b), { reuse: true });
   const sessions = new SessionAccumulator();
   const kept: KeptCounts = new Map();
   // Rows a duplicates.jsonl line needs: the dropped rows and the rows they matched.

@@ -79,7 +79,7 @@ export class RunWriter {
         }
       : (b: Buffer) => fh.write(b, 0, b.length);
     // Either write is done when its promise resolves: the buffer can be filled again.
-    return new RunWriter(fh, new ByteWriter(write, undefined, true), path, deflated);
+    return new RunWriter(fh, new ByteWriter(write, { reuse: true }), path, deflated);
   }
 
   put(b: Buffer, start: number, end: number): Promise<void> | undefined {

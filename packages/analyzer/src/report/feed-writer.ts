@@ -20,5 +20,5 @@ export function feedWriter(feeds: readonly LineFeed[], size = 1 << 20): ByteWrit
     };
     return Promise.all(feeds.map((f) => f.write(b, release)));
   };
-  return new ByteWriter(write, size, false, alloc);
+  return new ByteWriter(write, { size, alloc });
 }

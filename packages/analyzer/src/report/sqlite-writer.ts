@@ -58,7 +58,6 @@ ANALYZE sessions;
 type Inv = { collections?: Record<string, unknown>[]; homes?: Home[]; system?: Home[]; analyzer?: unknown; totals?: unknown };
 type Home = { host: string; user?: string; agents: { agent: string; mcp_servers?: Record<string, unknown>[]; credential_findings?: Record<string, unknown>[]; secret_files?: { path: string; size: number | null; sha256: string }[] }[] };
 
-
 /**
  * timeline.sqlite, written in the streaming pass: every kept row into `timeline`, then at the end
  * sessions, duplicates, collections, MCP servers, credential findings (as redacted as in

@@ -91,7 +91,7 @@ export class TimesketchSink implements RowSink {
 
   constructor(outDir: string) {
     this.file = new AtomicFile(join(outDir, 'timeline.timesketch.jsonl'));
-    this.out = new ByteWriter((b) => this.file.writeAll(b), undefined, true);
+    this.out = new ByteWriter((b) => this.file.writeAll(b), { reuse: true });
   }
 
   /**

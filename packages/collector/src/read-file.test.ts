@@ -1,10 +1,12 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { appendFileSync, constants, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openEvidence, readRegularFile, SAFE_OPEN_FLAGS } from './read-file.js';
+import { CHUNK_BYTES, chunkPool } from './zip-member.js';
+import { COMPRESSIONS, ZipWriter } from './zip-writer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'aitrail-read-'));
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -98,3 +100,51 @@ describe('readRegularFile', () => {
   });
 });
 
+
+describe('readRegularFile into a ZipWriter (lent read buffers)', () => {
+  // Text deflates, random bytes are stored: both paths give a buffer back, one after its deflate,
+  // one after its write. A buffer given back too soon is refilled by a later read, and the
+  // archive then differs from the same bytes fed as fresh buffers.
+  const text = (n: number, seed: string) => Buffer.from(`{"type":"assistant.message","data":{"content":"${seed}"}}\n`.repeat(Math.ceil(n / 40)).slice(0, n));
+  const files: [string, Buffer][] = [
+    ['a.jsonl', text(CHUNK_BYTES * 6 + 999, 'first')],
+    ['b.bin', randomBytes(CHUNK_BYTES * 2 + 5)],
+    ['c.jsonl', text(CHUNK_BYTES * 4, 'second')],
+    ['d.txt', text(700, 'small')],
+    ['e.db', Buffer.concat([text(CHUNK_BYTES + 3, 'third'), randomBytes(CHUNK_BYTES * 2)])],
+  ];
+  const when = Date.UTC(2026, 10, 1);
+  for (const [name, data] of files) {
+    writeFileSync(join(dir, name), data);
+    utimesSync(join(dir, name), new Date(when), new Date(when));
+  }
+
+  it.each(COMPRESSIONS)('writes the archive the same bytes fed as fresh buffers give, and gets every buffer back (%s)', async (compression) => {
+    const viaRead = await ZipWriter.create(join(dir, `read-${compression}.zip`), compression);
+    const direct = await ZipWriter.create(join(dir, `direct-${compression}.zip`), compression);
+    for (const [name, data] of files) {
+      const p = join(dir, name);
+      const r = await readRegularFile(p, lstatSync(p, { bigint: true }), (chunks) => viaRead.addStream(chunks, name, when, 0o644));
+      expect(r).toEqual({ sha256: createHash('sha256').update(data).digest('hex'), bytesRead: data.length });
+      await direct.addStream(
+        (async function* () {
+          for (let i = 0; i < data.length; i += CHUNK_BYTES) yield Buffer.from(data.subarray(i, i + CHUNK_BYTES));
+        })(),
+        name,
+        when,
+        0o644,
+      );
+    }
+    const a = await viaRead.finish();
+    const b = await direct.finish();
+    expect(readFileSync(a.path).equals(readFileSync(b.path))).toBe(true);
+    expect(chunkPool.out).toBe(0);
+  });
+
+  it('gives every buffer back when only hashing', async () => {
+    const p = join(dir, 'a.jsonl');
+    const r = await readRegularFile(p, lstatSync(p, { bigint: true }), undefined);
+    expect(r.bytesRead).toBe(CHUNK_BYTES * 6 + 999);
+    expect(chunkPool.out).toBe(0);
+  });
+});

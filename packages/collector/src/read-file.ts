@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type BigIntStats, constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
-import { Transform, type TransformCallback } from 'node:stream';
+import { CHUNK_BYTES, chunkPool } from './zip-member.js';
 
 /** Open flags: read-only, never through a link, never block on a FIFO swapped in after lstat. */
 export const SAFE_OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -55,14 +55,16 @@ export function openErrorReason(err: NodeJS.ErrnoException): string {
 
 /**
  * Read a regular file once: open it without following links, check it is the file lstat saw,
- * stream its bytes through a hash into `sink` (the zip entry) or nowhere (hash only), and
- * check it again afterwards. The hash and the archived bytes are the same bytes; `observe` sees
- * them too (a project hint's scan), in order.
+ * hash its bytes and hand them to `sink` (the zip entry) or nowhere (hash only), and check it
+ * again afterwards. The hash and the archived bytes are the same bytes; `observe` sees them too
+ * (a project hint's scan), in order, before `sink` does. The sink gets chunks of exactly
+ * {@link CHUNK_BYTES} but the last; the whole ones are lent by {@link chunkPool}, and the sink
+ * gives each back once nothing reads it any more (the next chunk is read meanwhile).
  */
 export async function readRegularFile(
   fsPath: Buffer | string,
   before: BigIntStats,
-  sink: ((stream: Transform) => Promise<void>) | undefined,
+  sink: ((chunks: AsyncIterable<Buffer>) => Promise<void>) | undefined,
   observe?: (chunk: Buffer) => void,
 ): Promise<ReadResult> {
   let fh: FileHandle;
@@ -78,34 +80,18 @@ export async function readRegularFile(
     if (atOpen.dev !== before.dev || atOpen.ino !== before.ino) changes.push('replaced after listing (device/inode differ)');
     const hash = createHash('sha256');
     let bytesRead = 0;
-    const tap = new Transform({
-      transform(chunk: Buffer, _enc, cb: TransformCallback) {
-        hash.update(chunk);
-        bytesRead += chunk.length;
-        observe?.(chunk);
-        cb(null, chunk);
-      },
-    });
     let readError: string | undefined;
     // Read at most the size seen at open: a file that grows as fast as it is read would never end.
-    if (atOpen.size === 0n) tap.end();
-    else {
-      const source = fh.createReadStream({ start: 0, end: Number(atOpen.size) - 1, autoClose: false, highWaterMark: 1 << 20 });
-      source.on('error', (err: NodeJS.ErrnoException) => {
-        // Keep what was read (the archive must stay consistent); the row says where it stopped.
-        readError = `read error after ${bytesRead} bytes (${err.code ?? err.message}); the archived copy holds the bytes read`;
-        tap.end();
-      });
-      source.pipe(tap);
-    }
-    if (sink) await sink(tap);
-    else {
-      tap.resume();
-      await new Promise<void>((resolve, reject) => {
-        tap.once('end', () => resolve());
-        tap.once('error', reject);
-      });
-    }
+    const chunks = readChunks(fh, Number(atOpen.size), (chunk) => {
+      hash.update(chunk);
+      bytesRead += chunk.length;
+      observe?.(chunk);
+    }, (err) => {
+      // Keep what was read (the archive must stay consistent); the row says where it stopped.
+      readError = `read error after ${bytesRead} bytes (${err.code ?? err.message}); the archived copy holds the bytes read`;
+    });
+    if (sink) await sink(chunks);
+    else for await (const c of chunks) chunkPool.give(c);
     const after = await fh.stat({ bigint: true });
     if (after.size !== before.size) changes.push(`size ${before.size} → ${after.size}`);
     if (after.mtimeNs !== before.mtimeNs) changes.push('mtime changed');
@@ -115,5 +101,51 @@ export async function readRegularFile(
     return { sha256: hash.digest('hex'), bytesRead, ...(warnings.length > 0 ? { warning: warnings.join('; ') } : {}) };
   } finally {
     await fh.close().catch(() => {});
+  }
+}
+
+/**
+ * The first `size` bytes of `fh` (fewer if it ends sooner or a read fails: `failed` says why) in
+ * chunks of {@link CHUNK_BYTES} but the last, each seen by `seen` before it is yielded;
+ * the next chunk's read runs while the consumer works on the one yielded.
+ */
+async function* readChunks(fh: FileHandle, size: number, seen: (chunk: Buffer) => void, failed: (err: NodeJS.ErrnoException) => void): AsyncGenerator<Buffer> {
+  let pos = 0;
+  let over = size === 0;
+  const fill = async (): Promise<Buffer | undefined> => {
+    if (over) return undefined;
+    const want = Math.min(CHUNK_BYTES, size - pos);
+    // Only whole chunks are pooled: a small file held 1 MiB until written, and thousands of them
+    // fit in the read-ahead (which counts the bytes read).
+    const buf = want === CHUNK_BYTES ? chunkPool.take() : Buffer.allocUnsafe(want);
+    let got = 0;
+    try {
+      while (got < want) {
+        const { bytesRead } = await fh.read(buf, got, want - got, pos + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+    } catch (err) {
+      failed(err as NodeJS.ErrnoException);
+      over = true;
+    }
+    pos += got;
+    // A short read is the end of a file that shrank meanwhile (the row's checks say so).
+    if (got < want || pos >= size) over = true;
+    if (got > 0) return got === buf.length ? buf : buf.subarray(0, got);
+    chunkPool.give(buf);
+    return undefined;
+  };
+  let next = fill();
+  try {
+    for (let cur = await next; cur; cur = await next) {
+      next = fill();
+      seen(cur);
+      yield cur;
+    }
+  } finally {
+    // A consumer that stopped early: the read in flight still ends (and is given back) before the close.
+    const left = await next.catch(() => undefined);
+    if (left) chunkPool.give(left);
   }
 }

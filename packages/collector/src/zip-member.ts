@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { ChunkPool } from './chunk-pool.js';
 import type { DeflatePool } from './deflate-pool.js';
 import { crc32, type ZipEntry } from './zip-format.js';
 
@@ -20,12 +21,18 @@ export const STORE_ABOVE = 15 / 16;
  */
 export const READ_AHEAD_BYTES = 8 * CHUNK_BYTES;
 
+/** The collector's read buffers (read-file.ts lends them; the zip writer gives them back). */
+export const chunkPool = new ChunkPool(CHUNK_BYTES);
+
 /** A member between its intake and its output (written in the order added). */
 export interface Member {
   e: ZipEntry;
   /** The first chunk, its deflate (when the level deflates), and whether it is the whole member. */
   first?: { raw: Buffer; out?: Promise<Buffer>; whole: boolean };
-  /** The output of each later chunk, deflated or as read (the first chunk decides), and its raw size. */
+  /**
+   * The output of each later chunk, deflated or as read (the first chunk decides), and its raw
+   * size. A chunk as read may be lent by {@link chunkPool}: its writer gives it back once written.
+   */
   pieces: ({ data: Promise<Buffer>; raw: number } | undefined)[];
   /** The intake is over: no more pieces, CRC and size final. */
   done: boolean;
@@ -109,7 +116,8 @@ export async function takeIn(host: IntakeHost, stream: Readable | AsyncIterable<
       const last = parts.pop()!;
       const keep = last.length - (n - CHUNK_BYTES);
       parts.push(last.subarray(0, keep));
-      left = last.subarray(keep);
+      // A lent buffer is given back once its chunk is out: the rest must not share its bytes.
+      left = chunkPool.owns(last) ? Buffer.from(last.subarray(keep)) : last.subarray(keep);
     }
     const c = parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : Buffer.concat(parts);
     host.taken(c?.length ?? 0);
@@ -123,15 +131,20 @@ export async function takeIn(host: IntakeHost, stream: Readable | AsyncIterable<
   // The later chunks wait for the first one's verdict (store or deflate) before their deflate starts.
   const deflated = out ? out.then((o) => o.length <= first.length * STORE_ABOVE) : Promise.resolve(false);
   deflated.catch(() => {});
-  let prev = first;
+  // Primed with the 32 KiB before it: the chunks join into one ordinary deflate stream. The tail
+  // is copied at once: a chunk read may be given back (written, or deflated) before the next is in.
+  let dict = out ? tail(first) : undefined;
   for (let b = await chunk(); b; b = await chunk()) {
     const raw = b;
-    // Primed with the 32 KiB before it: the chunks join into one ordinary deflate stream.
-    const dict = prev.subarray(Math.max(0, prev.length - 32768));
-    const data = deflated.then((d) => (d ? deflate(host, raw, dict, false) : raw));
+    const before = dict;
+    dict = out ? tail(raw) : undefined;
+    const data = deflated.then((d) => (d ? deflate(host, raw, before, false).finally(() => chunkPool.give(raw)) : raw));
     data.catch(() => {});
     m.pieces.push({ data, raw: raw.length });
     signal(m);
-    prev = raw;
   }
+}
+
+function tail(b: Buffer): Buffer {
+  return Buffer.from(b.subarray(Math.max(0, b.length - 32768)));
 }

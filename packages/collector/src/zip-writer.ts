@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { DeflatePool } from './deflate-pool.js';
 import type { CollectionInfo } from './types.js';
 import { centralRecord, checkedName, dataDescriptor, dosDateTime, endRecords, localHeader, type ZipEntry } from './zip-format.js';
-import { CHUNK_BYTES, type IntakeHost, type Member, READ_AHEAD_BYTES, STORE_ABOVE, signal, takeIn, waitFor } from './zip-member.js';
+import { CHUNK_BYTES, chunkPool, type IntakeHost, type Member, READ_AHEAD_BYTES, STORE_ABOVE, signal, takeIn, waitFor } from './zip-member.js';
 
 export { CHUNK_BYTES, READ_AHEAD_BYTES, STORE_ABOVE } from './zip-member.js';
 
@@ -142,7 +142,10 @@ export class ZipWriter implements IntakeHost {
     if (this.failure) throw this.failure;
   }
 
-  /** Queue bytes for the file (hashed on the way), in ~1 MiB writes; waits when the disk is behind. */
+  /**
+   * Queue bytes for the file (hashed on the way), in ~1 MiB writes; waits when the disk is behind.
+   * A buffer lent by {@link chunkPool} is given back once written (or copied, when held).
+   */
   private async emit(buf: Buffer): Promise<void> {
     this.check();
     if (buf.length === 0) return;
@@ -154,13 +157,18 @@ export class ZipWriter implements IntakeHost {
       await this.write(buf);
       return;
     }
-    this.held.push(buf);
+    if (chunkPool.owns(buf)) {
+      this.held.push(Buffer.from(buf));
+      chunkPool.give(buf);
+    } else this.held.push(buf);
     this.heldBytes += buf.length;
     if (this.heldBytes >= 1 << 20) await this.flush();
   }
 
   private async write(data: Buffer): Promise<void> {
-    if (!this.file.write(data)) await this.until(new Promise<void>((resolve) => this.file.once('drain', () => resolve())));
+    // Given back when the write is done (or failed): until then libuv reads it.
+    const lent = chunkPool.owns(data);
+    if (!this.file.write(data, lent ? () => chunkPool.give(data) : undefined)) await this.until(new Promise<void>((resolve) => this.file.once('drain', () => resolve())));
     this.check();
   }
 
@@ -219,7 +227,11 @@ export class ZipWriter implements IntakeHost {
     const { raw, whole } = m.first;
     const firstOut = m.first.out ? await this.until(m.first.out) : undefined;
     m.first = undefined;
-    if (firstOut && firstOut.length <= raw.length * STORE_ABOVE) e.method = 8;
+    if (firstOut && firstOut.length <= raw.length * STORE_ABOVE) {
+      e.method = 8;
+      // Its deflate is done and its tail copied: the chunk as read is not needed any more.
+      chunkPool.give(raw);
+    }
     e.offset = this.offset;
     if (whole) {
       // The whole member is in hand: sizes in the local header, no data descriptor.

@@ -150,7 +150,7 @@ export async function runCursor(run: RunInfo, block: number): Promise<Cursor | n
   let buf: Buffer = Buffer.alloc(0);
   let off = 0;
   let eof = false;
-  const end = async (got: number): Promise<false> => {
+  const atEof = async (got: number): Promise<false> => {
     eof = true;
     await fh.close().catch(() => {});
     if (got > 0) throw new Error(`${run.path}: a run ends inside a record`);
@@ -164,7 +164,7 @@ export async function runCursor(run: RunInfo, block: number): Promise<Cursor | n
       if (have >= 4 && have >= recordLength(buf, off)) return true;
       const need = have >= 4 ? recordLength(buf, off) : 0;
       const more = eof ? null : await nextBlock();
-      if (more === null) return end(have);
+      if (more === null) return atEof(have);
       if (have <= more.start) {
         buf.copy(more.buf, more.start - have, off);
         buf = more.buf.subarray(more.start - have, more.end);
@@ -177,7 +177,7 @@ export async function runCursor(run: RunInfo, block: number): Promise<Cursor | n
       let got = have + more.end - more.start;
       while (got < need) {
         const m = eof ? null : await nextBlock();
-        if (m === null) return end(got);
+        if (m === null) return atEof(got);
         parts.push(m.buf.subarray(m.start, m.end));
         got += m.end - m.start;
       }

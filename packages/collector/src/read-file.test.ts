@@ -100,7 +100,6 @@ describe('readRegularFile', () => {
   });
 });
 
-
 describe('readRegularFile into a ZipWriter (lent read buffers)', () => {
   // Text deflates, random bytes are stored: both paths give a buffer back, one after its deflate,
   // one after its write. A buffer given back too soon is refilled by a later read, and the

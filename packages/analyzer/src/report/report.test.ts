@@ -59,7 +59,7 @@ describe('timesketchLine', () => {
   // The rows as a sink is given them: the timeline.jsonl line parsed, no tag rather than an empty one.
   const texts = ['', 'plain', 'quote " and \\ backslash\nnew line', 'ünïcödé ✓ 😀', `${'y'.repeat(499)}😀tail`, 'x'.repeat(3000), 'lone \ud800 surrogate', '\u0000\u001f\u007f\u2028', ',"tag":"fake"'];
   const tags = ['', 'permission_decision', 'odd "quoted",tag:"x"', 'ends with \\'];
-  const cases = texts.flatMap((text, i) => tags.map((tag, j) => row({ text, tag, timestamp_utc: (i + j) % 3 === 0 ? '' : (i + j) % 3 === 1 ? '2026-05-01T10:00:00.5Z' : 'not a time', source_line: j % 2 ? null : i, tool_name: j === 1 ? 'Bash' : '', turn_type: (['user', 'assistant', 'tool_use', 'tool_result', 'thinking', 'system'] as const)[(i + 2 * j) % 6], project_path: tag })));
+  const cases = texts.flatMap((text, i) => tags.map((tag, j) => row({ text, tag, timestamp_utc: (i + j) % 3 === 0 ? '' : (i + j) % 3 === 1 ? '2026-05-01T10:00:00.5Z' : 'not a time', source_line: j % 2 ? null : i, tool_name: j === 1 ? 'Bash' : '', turn_type: (['user', 'assistant', 'tool_use', 'tool_result', 'thinking', 'system', 'constructor' as 'system'] as const)[(i + 2 * j) % 7], project_path: tag })));
   it.each(cases.map((r, i) => [i, r]))('case %i: the same text as JSON.stringify(timesketchEvent(row))', (_i, r) => {
     const line = jsonLine(r as TimelineRow).slice(0, -1);
     const given = JSON.parse(line) as TimelineRow;

@@ -20,6 +20,9 @@ const DESC: Record<string, string> = {
   thinking: 'Reasoning time',
 };
 
+/** timestamp_desc of a dated row: its turn type's, or 'Record time' (never an Object.prototype key's value). */
+const descOf = (turnType: string): string => (Object.hasOwn(DESC, turnType) ? DESC[turnType] : 'Record time');
+
 /**
  * `{ datetime, timestamp }` of an aitrail UTC time (`...Z`, any fraction): ISO 8601 with an
  * explicit `+00:00` offset and microseconds since the epoch; null when the text is not a time.
@@ -42,7 +45,7 @@ function eventHead(r: TimelineRow): { head: Record<string, unknown>; dated: bool
     message: `${what}: ${text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS)}… [${text.length} chars]` : text}`,
     datetime: t?.datetime ?? '1970-01-01T00:00:00+00:00',
     timestamp: t?.timestamp ?? 0,
-    timestamp_desc: t ? (DESC[r.turn_type] ?? 'Record time') : UNDATED_DESC,
+    timestamp_desc: t ? (descOf(r.turn_type)) : UNDATED_DESC,
     data_type: 'aitrail:timeline:row',
   };
   return { head, dated: t !== null };
@@ -81,7 +84,7 @@ export function timesketchParts(r: TimelineRow, line: string): [string, string, 
   const what = [r.agent, r.turn_type, r.tool_name].filter(Boolean).join(' ');
   const text = r.text ?? '';
   const message = `${what}: ${text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS)}… [${text.length} chars]` : text}`;
-  const when = t ? `"datetime":${JSON.stringify(t.datetime)},"timestamp":${t.timestamp},"timestamp_desc":${JSON.stringify(DESC[r.turn_type] ?? 'Record time')}` : UNDATED_HEAD;
+  const when = t ? `"datetime":${JSON.stringify(t.datetime)},"timestamp":${t.timestamp},"timestamp_desc":${JSON.stringify(descOf(r.turn_type))}` : UNDATED_HEAD;
   // The tag's value is a JSON string, where a quote is always escaped: the last `,"tag":` is the key.
   const cut = line.lastIndexOf(TAG_KEY);
   const tag = r.tag ?? '';

@@ -28,6 +28,28 @@ describe('glob matching', () => {
       { prefix: 'AGENTS.md', depth: 0 },
     ]);
   });
+  it('gives the roots a scan of every root for each prefix gives (property)', () => {
+    // The plain rule: each prefix in sorted order joins the first root it lies below, or is a root.
+    const reference = (globs: string[]) => {
+      const byPrefix = new Map<string, number>();
+      for (const g of globs) byPrefix.set(globPrefix(g), Math.max(byPrefix.get(globPrefix(g)) ?? 0, g.includes('**') ? Number.POSITIVE_INFINITY : g.split('/').length - (globPrefix(g) === '' ? 0 : globPrefix(g).split('/').length)));
+      const out: { prefix: string; depth: number }[] = [];
+      for (const p of [...byPrefix.keys()].sort()) {
+        const parent = out.find((o) => o.prefix === '' || p.startsWith(`${o.prefix}/`));
+        if (parent) parent.depth = Math.max(parent.depth, p.split('/').length - (parent.prefix === '' ? 0 : parent.prefix.split('/').length) + byPrefix.get(p)!);
+        else out.push({ prefix: p, depth: byPrefix.get(p)! });
+      }
+      return out;
+    };
+    const seg = fc.constantFrom('a', 'b', 'a b', 'a.b', '.x', '', '*', '**', '*.md', 'C:', '{a,b}');
+    const glob = fc.array(seg, { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
+    fc.assert(
+      fc.property(fc.array(glob, { maxLength: 40 }), (globs) => {
+        expect(walkRoots(globs)).toEqual(reference(globs));
+      }),
+      { numRuns: 2000 },
+    );
+  });
   it('prunes directories no glob can reach', () => {
     const d = compileDirFilter(['.claude-*/**', '.github/instructions/*.md', '/etc/github-copilot/**'], false);
     expect(d('.claude-work')).toBe(true);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { expandAnchor } from './editors.js';
-import { compileDirFilter, compileExcludedDirs, compileGlobs, globPrefix, globProblem, walkRoots } from './globs.js';
+import { compileDirFilter, compileExcludedDirs, compileGlobs, globDepth, globPrefix, globProblem, walkRoots } from './globs.js';
 
 describe('glob matching', () => {
   it('matches dot paths, ** across directories and * within one', () => {
@@ -32,7 +32,7 @@ describe('glob matching', () => {
     // The plain rule: each prefix in sorted order joins the first root it lies below, or is a root.
     const reference = (globs: string[]) => {
       const byPrefix = new Map<string, number>();
-      for (const g of globs) byPrefix.set(globPrefix(g), Math.max(byPrefix.get(globPrefix(g)) ?? 0, g.includes('**') ? Number.POSITIVE_INFINITY : g.split('/').length - (globPrefix(g) === '' ? 0 : globPrefix(g).split('/').length)));
+      for (const g of globs) byPrefix.set(globPrefix(g), Math.max(byPrefix.get(globPrefix(g)) ?? 0, globDepth(g)));
       const out: { prefix: string; depth: number }[] = [];
       for (const p of [...byPrefix.keys()].sort()) {
         const parent = out.find((o) => o.prefix === '' || p.startsWith(`${o.prefix}/`));

@@ -142,10 +142,10 @@ export function walkRoots(globs: string[]): { prefix: string; depth: number }[] 
     const p = globPrefix(g);
     byPrefix.set(p, Math.max(byPrefix.get(p) ?? 0, globDepth(g)));
   }
-  const out: { prefix: string; depth: number }[] = [];
-  // The roots by prefix. A prefix sorts after its ancestors and the roots never nest, so a
-  // prefix has at most one root among its ancestors, found by looking each ancestor up (a scan
-  // of the roots for each prefix took 44 ms of every collect's start: 1,397 globs for a home).
+  // The roots by prefix, in sorted order (the result's). A prefix sorts after its ancestors and
+  // the roots never nest, so a prefix has at most one root among its ancestors, found by looking
+  // each ancestor up (a scan of the roots for each prefix took 44 ms of every collect's start:
+  // 1,397 globs for a home).
   const roots = new Map<string, { prefix: string; depth: number }>();
   for (const p of [...byPrefix.keys()].sort()) {
     let parent = roots.get('');
@@ -154,12 +154,10 @@ export function walkRoots(globs: string[]): { prefix: string; depth: number }[] 
       const extra = p.split('/').length - (parent.prefix === '' ? 0 : parent.prefix.split('/').length);
       parent.depth = Math.max(parent.depth, extra + byPrefix.get(p)!);
     } else {
-      const root = { prefix: p, depth: byPrefix.get(p)! };
-      out.push(root);
-      roots.set(p, root);
+      roots.set(p, { prefix: p, depth: byPrefix.get(p)! });
     }
   }
-  return out;
+  return [...roots.values()];
 }
 
 /**

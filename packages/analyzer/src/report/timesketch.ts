@@ -36,16 +36,21 @@ export function timesketchTime(ts: string): { datetime: string; timestamp: numbe
   return { datetime: `${m[1]}${m[2] ? `.${m[2]}` : ''}+00:00`, timestamp: secs * 1000 + micro };
 }
 
+/** Timesketch's `message`: who and what, then the text, cut at {@link MESSAGE_CHARS}. */
+function messageOf(r: TimelineRow): string {
+  const what = [r.agent, r.turn_type, r.tool_name].filter(Boolean).join(' ');
+  const text = r.text ?? '';
+  return `${what}: ${text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS)}… [${text.length} chars]` : text}`;
+}
+
 /** The importer's mandatory fields of a row's event, and whether the row has a time. */
 function eventHead(r: TimelineRow): { head: Record<string, unknown>; dated: boolean } {
   const t = r.timestamp_utc ? timesketchTime(r.timestamp_utc) : null;
-  const what = [r.agent, r.turn_type, r.tool_name].filter(Boolean).join(' ');
-  const text = r.text ?? '';
   const head: Record<string, unknown> = {
-    message: `${what}: ${text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS)}… [${text.length} chars]` : text}`,
+    message: messageOf(r),
     datetime: t?.datetime ?? '1970-01-01T00:00:00+00:00',
     timestamp: t?.timestamp ?? 0,
-    timestamp_desc: t ? (descOf(r.turn_type)) : UNDATED_DESC,
+    timestamp_desc: t ? descOf(r.turn_type) : UNDATED_DESC,
     data_type: 'aitrail:timeline:row',
   };
   return { head, dated: t !== null };
@@ -81,14 +86,11 @@ export function timesketchParts(r: TimelineRow, line: string): [string, string, 
   // they agree), built without the object: a flood of small rows spent a tenth of the thread there.
   const ts = r.timestamp_utc;
   const t = ts ? lastTime(ts) : null;
-  const what = [r.agent, r.turn_type, r.tool_name].filter(Boolean).join(' ');
-  const text = r.text ?? '';
-  const message = `${what}: ${text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS)}… [${text.length} chars]` : text}`;
   const when = t ? `"datetime":${JSON.stringify(t.datetime)},"timestamp":${t.timestamp},"timestamp_desc":${JSON.stringify(descOf(r.turn_type))}` : UNDATED_HEAD;
   // The tag's value is a JSON string, where a quote is always escaped: the last `,"tag":` is the key.
   const cut = line.lastIndexOf(TAG_KEY);
   const tag = r.tag ?? '';
-  return [`{"message":${JSON.stringify(message)},${when},"data_type":"aitrail:timeline:row",`, line.slice(1, cut), `,"undated":${!t},"aitrail_tag":${JSON.stringify(tag)},"tag":${tag ? `[${JSON.stringify(tag)}]` : '[]'}}`];
+  return [`{"message":${JSON.stringify(messageOf(r))},${when},"data_type":"aitrail:timeline:row",`, line.slice(1, cut), `,"undated":${!t},"aitrail_tag":${JSON.stringify(tag)},"tag":${tag ? `[${JSON.stringify(tag)}]` : '[]'}}`];
 }
 
 const UNDATED_HEAD = `"datetime":"1970-01-01T00:00:00+00:00","timestamp":0,"timestamp_desc":${JSON.stringify(UNDATED_DESC)}`;

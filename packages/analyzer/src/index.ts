@@ -6,7 +6,7 @@ export { formatSummary, type SummaryEntry, type SummaryTotals, type UnparsedEntr
 export { checkIntegrity, type IntegrityResult } from './integrity.js';
 export { openDirectorySource, type CollectionSource } from './source.js';
 export { openZipSource } from './zip-source.js';
-export { globRoot } from './inventory.js';
+export { globRoot } from './glob-root.js';
 export type { DuplicateRecord, RowSink, SinkEnd } from './report/sink.js';
 export { TIMELINE_DB_VERSION } from './report/sqlite-writer.js';
 export { timesketchEvent, timesketchTime, UNDATED_DESC } from './report/timesketch.js';

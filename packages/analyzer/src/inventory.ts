@@ -290,17 +290,6 @@ export function guessRoot(rel: string): string {
   return segs.slice(0, Math.min(3, segs.length - 1)).join('/');
 }
 
-/** The static directory part of a catalog glob: `.copilot/**` gives `.copilot`. */
-export function globRoot(glob: string): string {
-  const segs = glob.split('/');
-  const out: string[] = [];
-  for (const s of segs) {
-    if (/[*?[\]{}!]/.test(s)) break;
-    out.push(s);
-  }
-  if (out.length === segs.length) out.pop(); // a plain file: its directory
-  return out.join('/');
-}
 
 function norm(p: string, fold: boolean): string {
   const s = p.replace(/\\/g, '/').replace(/\/+$/, '');

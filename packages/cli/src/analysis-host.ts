@@ -70,7 +70,7 @@ export function analysisEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Proces
 /** A child killed at its heap cap runs no finally block: remove its partial outputs here. */
 async function removePartials(out: string, pid: number | undefined): Promise<void> {
   if (pid === undefined) return;
-  const { OUTPUT_FILES } = await import('@aitrail/analyzer');
+  const { OUTPUT_FILES } = await import('@aitrail/analyzer/host');
   // With SQLite's rollback journal: a child killed mid-transaction leaves timeline.sqlite's.
   const mine = new Set(OUTPUT_FILES.flatMap((n) => [`.${n}.${pid}.partial`, `.${n}.${pid}.partial-journal`]));
   const names = await readdir(out).catch(() => [] as string[]);

@@ -53,7 +53,7 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
   } catch (e) {
     cmd.error(terminalText((e as Error).message), { exit: 2 });
   }
-  const { formatSummary, globRoot } = await import('@aitrail/analyzer');
+  const { formatSummary, globRoot } = await import('@aitrail/analyzer/host');
   const roots = new Map<string, string[]>();
   const sessionFiles = new Map<string, { home: string[]; project: string[] }>();
   for (const c of catalogs) {

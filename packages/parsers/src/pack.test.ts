@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,13 +25,13 @@ function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)]));
 }
 
-// Build when dist is missing or older than a source file, so the tarball holds today's code.
+// Build when dist is missing or older than a source file, so the tarball holds today's code
+// (dist/index.js is the one bundled module: scripts/bundle.mjs).
 function ensureBuilt(): void {
   const sources = walk(src).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.includes('/test-helpers/'));
-  const stale = sources.some((f) => {
-    const js = join(pkgDir, 'dist', relative(src, f)).replace(/\.ts$/, '.js');
-    return !existsSync(js) || statSync(js).mtimeMs < statSync(f).mtimeMs;
-  });
+  const bundle = join(pkgDir, 'dist', 'index.js');
+  const built = existsSync(bundle) ? statSync(bundle).mtimeMs : 0;
+  const stale = sources.some((f) => built < statSync(f).mtimeMs);
   if (stale) run('pnpm', ['--filter', '@aitrail/parsers', 'build'], repo);
 }
 
@@ -65,6 +65,13 @@ describe('pnpm pack of @aitrail/parsers', () => {
     }
     const tests = entries.filter((e) => /\.test\.|test-helpers/.test(e));
     expect(tests, `expected no test files in the tarball, found: ${tests.join(', ')}`).toEqual([]);
+  });
+
+  it('ships one module, the bundle, with its map back to src (a thread loads one file, not 207)', () => {
+    expect(entries.filter((e) => /^package\/dist\/.*\.js$/.test(e))).toEqual(['package/dist/index.js']);
+    const map = JSON.parse(run('tar', ['xzf', tarball, '-O', 'package/dist/index.js.map'], work)) as { sources: string[] };
+    expect(map.sources).toContain('../src/sdk/line-reader.ts');
+    expect(map.sources.filter((s) => !entries.includes(`package/${s.slice(3)}`))).toEqual([]);
   });
 
   it('ships no compiled file whose source is gone (a stale dist: rm -rf dist and build)', () => {

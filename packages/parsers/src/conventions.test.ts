@@ -134,6 +134,14 @@ describe('conventions: files under packages/parsers/src', () => {
     expect(bad, `expected @aitrail/parsers to depend on no other package of ours; found: ${bad.join(', ')}`).toEqual([]);
   });
 
+  it('loads the config-file and zstd libraries through sdk/libs.ts only, when first used (thread start-up)', () => {
+    const eager = /^import\s+(?!type\b)[^;]*?from\s+'(?:yaml|jsonc-parser|smol-toml|fzstd)'/m;
+    expect(eager.test("import type { Node } from 'jsonc-parser';\n")).toBe(false);
+    expect(eager.test("import { x } from './a.js';\nimport {\n  parse,\n} from 'yaml';\n")).toBe(true);
+    const bad = code.filter((f) => !f.includes('/test-helpers/') && eager.test(readFileSync(f, 'utf8'))).map((f) => relative(src, f));
+    expect(bad, `expected yamlLib() / jsoncLib() / tomlLib() / zstdLib() from sdk/libs.ts, found a static import in: ${bad.join(', ')}`).toEqual([]);
+  });
+
   it('uses named exports only', () => {
     const bad = code.filter((f) => /^export\s+default\b/m.test(readFileSync(f, 'utf8'))).map((f) => relative(src, f));
     expect(bad, `expected named exports, found export default in: ${bad.join(', ')}`).toEqual([]);

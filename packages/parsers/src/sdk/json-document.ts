@@ -1,7 +1,8 @@
-import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
 import { unreadableRow } from './row.js';
 import { readSmall, utf8Text } from './small-file.js';
 import type { Artifact, Row } from './types.js';
+import { jsoncLib } from './libs.js';
 
 /** Options of {@link readJsonDocument}. */
 export interface JsonDocumentOptions {
@@ -30,13 +31,13 @@ export async function readJsonDocument(a: Artifact, opts: JsonDocumentOptions = 
   const errors: ParseError[] = [];
   let value: unknown;
   try {
-    value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+    value = jsoncLib().parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   } catch (e) {
     return fail(opts.secret ? 'expected JSON, found text that cannot be parsed' : `expected JSON, found text that cannot be parsed: ${(e as Error).message}`);
   }
   if (errors.length > 0 || value === undefined) {
     const e = errors[0];
-    return fail(`expected JSON, found invalid JSON: ${e ? `${printParseErrorCode(e.error)} at offset ${e.offset}` : 'no value'}`);
+    return fail(`expected JSON, found invalid JSON: ${e ? `${jsoncLib().printParseErrorCode(e.error)} at offset ${e.offset}` : 'no value'}`);
   }
   return { ok: true, value };
 }

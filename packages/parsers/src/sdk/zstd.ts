@@ -1,4 +1,4 @@
-import { Decompress } from 'fzstd';
+import { zstdLib } from './libs.js';
 
 /** Why a zstd stream stopped before its end; thrown by {@link zstdDecompress} after the bytes decoded so far. */
 export class ZstdError extends Error {}
@@ -19,7 +19,7 @@ export function isZstd(head: Uint8Array): boolean {
  */
 export async function* zstdDecompress(source: AsyncIterable<Buffer | Uint8Array>): AsyncGenerator<Buffer> {
   let out: Buffer[] = [];
-  const d = new Decompress((chunk) => {
+  const d = new (zstdLib().Decompress)((chunk) => {
     // fzstd reuses no buffers across calls, but copy anyway: the caller may keep the chunk.
     out.push(Buffer.from(chunk));
   });

@@ -4,12 +4,12 @@
  * question without the user (the transcript's "y" answers then are not a person's); the history
  * file options move the transcripts elsewhere (aider/args.py).
  */
-import { parse as parseYaml } from 'yaml';
 import { asObject } from '../../sdk/decode.js';
 import { compactJson } from '../../sdk/compact-json.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { readSmall, utf8Text } from '../../sdk/small-file.js';
 import type { Artifact, Row } from '../../sdk/types.js';
+import { yamlLib } from '../../sdk/libs.js';
 
 const KEYS: Readonly<Record<string, string>> = {
   model: 'model_setting',
@@ -39,7 +39,7 @@ export async function* parseAiderConfig(a: Artifact): AsyncGenerator<Row> {
   if (!r.ok) return yield unreadableRow(r.reason, { timestamp_utc: a.mtime });
   let doc: unknown;
   try {
-    doc = parseYaml(utf8Text(r.buffer), { maxAliasCount: 100, uniqueKeys: false });
+    doc = yamlLib().parse(utf8Text(r.buffer), { maxAliasCount: 100, uniqueKeys: false });
   } catch (e) {
     const pos = (e as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     // The text is never printed: the file may hold keys.

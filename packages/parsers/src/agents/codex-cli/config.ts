@@ -1,4 +1,3 @@
-import { parse as parseToml, TomlError } from 'smol-toml';
 import { compactJson } from '../../sdk/compact-json.js';
 import { asArray, asObject, asString, isObject, type JsonObject } from '../../sdk/decode.js';
 import { mcpServersFromConfig } from '../../sdk/mcp.js';
@@ -6,6 +5,7 @@ import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { readSmall, utf8Text } from '../../sdk/small-file.js';
 import type { Artifact, McpServerReport, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { CONFIG_RE, HOOKS_RE, SYSTEM_CONFIG_RE } from './paths.js';
+import { tomlLib } from '../../sdk/libs.js';
 
 type Line = [text: string, tag: string, project?: string];
 
@@ -105,9 +105,9 @@ async function readToml(a: Artifact): Promise<{ ok: true; value: JsonObject } | 
   const r = await readSmall(a.stream(), 16 * 1024 * 1024);
   if (!r.ok) return { ok: false, row: unreadableRow(r.reason, { timestamp_utc: a.mtime }) };
   try {
-    return { ok: true, value: parseToml(utf8Text(r.buffer)) as JsonObject };
+    return { ok: true, value: tomlLib().parse(utf8Text(r.buffer)) as JsonObject };
   } catch (e) {
-    const where = e instanceof TomlError ? ` at line ${e.line}, column ${e.column}` : '';
+    const where = e instanceof tomlLib().TomlError ? ` at line ${e.line}, column ${e.column}` : '';
     return { ok: false, row: unreadableRow(`expected TOML, found a syntax error${where}; the message is not printed: the file may hold credentials. Fix or inspect the file by hand`, { timestamp_utc: a.mtime }) };
   }
 }

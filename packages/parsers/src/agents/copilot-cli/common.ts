@@ -1,9 +1,10 @@
-import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
+import type { Node, ParseError } from 'jsonc-parser';
 import { isObject, type JsonObject } from '../../sdk/decode.js';
 import { unreadableRow } from '../../sdk/row.js';
 import { readSmall, utf8Text } from '../../sdk/small-file.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { matcher } from './paths.js';
+import { jsoncLib } from '../../sdk/libs.js';
 
 /** What differs between the copilot-cli parsers; the rest of {@link Parser} is shared. */
 export interface CopilotParserSpec {
@@ -107,13 +108,13 @@ const INCOMPLETE = Symbol('incomplete');
 export function completePart(text: string): { value: unknown; reason: string; line: number } | undefined {
   try {
     const errors: ParseError[] = [];
-    const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+    const root = jsoncLib().parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
     if (root === undefined || errors.length === 0) return undefined;
     const cut = errors[0].offset;
     const value = build(root, cut, true);
     if (value === INCOMPLETE) return undefined;
     const line = text.slice(0, cut).split('\n').length;
-    return { value, reason: printParseErrorCode(errors[0].error), line };
+    return { value, reason: jsoncLib().printParseErrorCode(errors[0].error), line };
   } catch {
     return undefined;
   }

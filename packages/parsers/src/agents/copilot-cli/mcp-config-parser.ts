@@ -1,10 +1,11 @@
-import { findNodeAtLocation, type Node, type ParseError, parse as parseJsonc, parseTree, printParseErrorCode } from 'jsonc-parser';
+import type { Node, ParseError } from 'jsonc-parser';
 import { isObject } from '../../sdk/decode.js';
 import { type McpBase, mcpServersFromConfig } from '../../sdk/mcp.js';
 import { unreadableRow } from '../../sdk/row.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { completePart, copilotParser, describeJson, holdsEntries, readText } from './common.js';
 import { COPILOT_PATTERNS } from './paths.js';
+import { jsoncLib } from '../../sdk/libs.js';
 
 // Where each file keeps its servers: the MCP files every spelling (`mcpServers`, VS Code's
 // `servers`...), the repository settings files only `mcpServers` and VS Code's `mcp.servers`
@@ -63,17 +64,17 @@ async function* parseMcpConfig(a: Artifact, ctx: ParseContext): AsyncGenerator<R
 function readConfig(text: string, ctx: ParseContext): { value: unknown; root: Node | undefined } | { error: string } {
   if (text.trim() === '') return { error: 'expected JSON {"mcpServers": {...}}, found an empty file' };
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const root = jsoncLib().parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   try {
     // JSON.parse keeps a `__proto__` key as a key; the tree reader is for comments and cut files.
     return { value: JSON.parse(text), root };
   } catch {
     // Not plain JSON: comments, trailing commas, or a cut.
   }
-  if (errors.length === 0) return { value: parseJsonc(text, [], { allowTrailingComma: true }), root };
+  if (errors.length === 0) return { value: jsoncLib().parse(text, [], { allowTrailingComma: true }), root };
   const line = text.slice(0, errors[0].offset).split('\n').length;
   const part = completePart(text);
-  const why = `invalid JSON (${printParseErrorCode(errors[0].error)}) at line ${line}`;
+  const why = `invalid JSON (${jsoncLib().printParseErrorCode(errors[0].error)}) at line ${line}`;
   // A salvage that kept no server at all says nothing: the file is unreadable, as it stands.
   if (part === undefined || !ALL_CONTAINERS.some((c) => holdsEntries(part.value, c))) return { error: `expected JSON {"mcpServers": {...}}, found ${why}` };
   ctx.warn(`MCP config is ${why}: the servers complete before it were read`, line);
@@ -82,6 +83,7 @@ function readConfig(text: string, ctx: ParseContext): { value: unknown; root: No
 
 /** The 1-based line of a server's key (or list element), looked up in each container the file may use. */
 function lineOfServer(root: Node, text: string, name: string, containers: readonly string[]): number | undefined {
+  const { findNodeAtLocation } = jsoncLib();
   for (const c of containers) {
     const node =
       findNodeAtLocation(root, [c, name]) ??

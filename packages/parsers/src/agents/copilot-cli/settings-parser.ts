@@ -1,10 +1,11 @@
-import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
 import { asString, isObject } from '../../sdk/decode.js';
 import { badLineRow, makeRow, unreadableRow } from '../../sdk/row.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { completePart, copilotParser, describeJson, holdsEntries, readText } from './common.js';
 import { COPILOT_PATTERNS } from './paths.js';
+import { jsoncLib } from '../../sdk/libs.js';
 
 const LISTS = ['allowedUrls', 'deniedUrls'] as const;
 
@@ -34,7 +35,7 @@ async function* parseSettings(a: Artifact, ctx: ParseContext): AsyncGenerator<Ro
   const errors: ParseError[] = [];
   let v: unknown;
   try {
-    v = parseJsonc(t.text, errors, { allowTrailingComma: true, disallowComments: false });
+    v = jsoncLib().parse(t.text, errors, { allowTrailingComma: true, disallowComments: false });
   } catch (e) {
     yield unreadableRow(`expected JSON with comments, found text that cannot be parsed: ${(e as Error).message}`);
     return;
@@ -47,7 +48,7 @@ async function* parseSettings(a: Artifact, ctx: ParseContext): AsyncGenerator<Ro
       v = part.value;
     } else {
       const e = errors[0];
-      yield unreadableRow(`expected JSON with comments, found invalid JSON: ${printParseErrorCode(e.error)} at offset ${e.offset}`);
+      yield unreadableRow(`expected JSON with comments, found invalid JSON: ${jsoncLib().printParseErrorCode(e.error)} at offset ${e.offset}`);
       return;
     }
   }

@@ -1,10 +1,10 @@
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { asString, isObject, type JsonObject } from '../../sdk/decode.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { normalizeTimestamp, toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { copilotParser, describeJson, readText } from './common.js';
 import { COPILOT_PATTERNS, sessionIdFromRel } from './paths.js';
+import { yamlLib } from '../../sdk/libs.js';
 
 /** A YAML file with more aliases than this is an alias bomb, not a workspace.yaml. */
 const MAX_ALIASES = 100;
@@ -97,6 +97,7 @@ async function* parseWorkspace(a: Artifact, ctx: ParseContext): AsyncGenerator<R
  * key is listed in `repeated`.
  */
 export function parseYaml(text: string): { value: JsonObject; lines: Map<string, number>; repeated: string[] } | { error: string; reason?: string; line?: number } {
+  const { isMap, isScalar, LineCounter, parseDocument } = yamlLib();
   const lc = new LineCounter();
   try {
     const doc = parseDocument(text, { schema: 'core', lineCounter: lc, prettyErrors: false, uniqueKeys: false });

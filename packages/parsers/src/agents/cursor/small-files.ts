@@ -1,10 +1,10 @@
-import { parse as parseYaml } from 'yaml';
 import { asArray, asObject, asString } from '../../sdk/decode.js';
 import { readLines } from '../../sdk/line-reader.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, Row } from '../../sdk/types.js';
 import { readJson } from './settings.js';
+import { yamlLib } from '../../sdk/libs.js';
 
 /**
  * The CLI's `prompt_history.json` (secondary): one user row per entry (a string, or an object's
@@ -46,7 +46,7 @@ export async function* parseTerminal(a: Artifact): AsyncGenerator<Row> {
   let meta: Record<string, unknown> = {};
   if (front.length > 0) {
     try {
-      meta = asObject(parseYaml(front.join('\n'))) ?? {};
+      meta = asObject(yamlLib().parse(front.join('\n'))) ?? {};
     } catch (e) {
       yield unreadableRow(`front matter is not YAML: ${(e as Error).message.split('\n')[0]}`);
     }

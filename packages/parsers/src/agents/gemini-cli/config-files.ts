@@ -4,13 +4,13 @@
  * auto-saved.toml; policy/config.ts) and google_accounts.json (the signed-in Google account and
  * the previous ones; userAccountManager.ts). One row per entry, at the file's mtime.
  */
-import { parse as parseToml } from 'smol-toml';
 import { asArray, asString, isObject } from '../../sdk/decode.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { readSmall, utf8Text } from '../../sdk/small-file.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { readJsonDoc } from './json-file.js';
 import type { FamilyPaths } from './paths.js';
+import { tomlLib } from '../../sdk/libs.js';
 
 async function* parseTrustedFolders(a: Artifact): AsyncGenerator<Row> {
   const r = await readJsonDoc(a);
@@ -33,7 +33,7 @@ async function* parsePolicies(a: Artifact, ctx: ParseContext): AsyncGenerator<Ro
   if (!r.ok) return yield unreadableRow(r.reason, { timestamp_utc: a.mtime });
   let doc: Record<string, unknown>;
   try {
-    doc = parseToml(utf8Text(r.buffer), { maxDepth: 64 }) as Record<string, unknown>;
+    doc = tomlLib().parse(utf8Text(r.buffer), { maxDepth: 64 }) as Record<string, unknown>;
   } catch (e) {
     return yield unreadableRow(`expected TOML policy rules, found invalid TOML: ${(e as Error).message.split('\n')[0]}`, { timestamp_utc: a.mtime });
   }

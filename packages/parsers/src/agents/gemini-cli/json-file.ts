@@ -1,7 +1,8 @@
-import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
 import { unreadableRow } from '../../sdk/row.js';
 import { readSmall, utf8Text } from '../../sdk/small-file.js';
 import type { Artifact, Row } from '../../sdk/types.js';
+import { jsoncLib } from '../../sdk/libs.js';
 
 const MAX_BYTES = 64 * 1024 * 1024;
 
@@ -16,13 +17,13 @@ export async function readJsonDoc(a: Artifact, secret = false): Promise<{ ok: tr
   const errors: ParseError[] = [];
   let value: unknown;
   try {
-    value = parseJsonc(utf8Text(r.buffer), errors, { allowTrailingComma: true, disallowComments: false });
+    value = jsoncLib().parse(utf8Text(r.buffer), errors, { allowTrailingComma: true, disallowComments: false });
   } catch (e) {
     return { ok: false, row: unreadableRow(secret ? 'expected JSON, found text that cannot be parsed' : `expected JSON, found text that cannot be parsed: ${(e as Error).message}`, { timestamp_utc: a.mtime }) };
   }
   if (errors.length > 0 || value === undefined) {
     const e = errors[0];
-    const where = e ? `${printParseErrorCode(e.error)} at offset ${e.offset}` : 'an empty file';
+    const where = e ? `${jsoncLib().printParseErrorCode(e.error)} at offset ${e.offset}` : 'an empty file';
     return { ok: false, row: unreadableRow(`expected JSON, found invalid JSON: ${where}`, { timestamp_utc: a.mtime }) };
   }
   return { ok: true, value };

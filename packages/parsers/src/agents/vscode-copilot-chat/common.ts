@@ -1,10 +1,11 @@
-import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
 import { asString, isObject, type JsonObject } from '../../sdk/decode.js';
 import { unreadableRow } from '../../sdk/row.js';
 import { readSmall, utf8Text } from '../../sdk/small-file.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { describe, locate, matcher } from './paths.js';
 import { uriToPath } from './uri.js';
+import { jsoncLib } from '../../sdk/libs.js';
 
 /** The agent id: catalog file, parser folder and registry entry. */
 export const AGENT = 'vscode-copilot-chat';
@@ -80,13 +81,13 @@ export async function readJsonObject(a: Artifact, expected: string): Promise<{ v
   const errors: ParseError[] = [];
   let v: unknown;
   try {
-    v = parseJsonc(t.text, errors, { allowTrailingComma: true, disallowComments: false });
+    v = jsoncLib().parse(t.text, errors, { allowTrailingComma: true, disallowComments: false });
   } catch (e) {
     return { row: unreadableRow(`expected JSON ${expected}, found text that cannot be parsed: ${(e as Error).message}`) };
   }
   if (errors.length > 0) {
     const line = t.text.slice(0, errors[0].offset).split('\n').length;
-    return { row: unreadableRow(`expected JSON ${expected}, found invalid JSON: ${printParseErrorCode(errors[0].error)} at line ${line}`, { source_line: line }) };
+    return { row: unreadableRow(`expected JSON ${expected}, found invalid JSON: ${jsoncLib().printParseErrorCode(errors[0].error)} at line ${line}`, { source_line: line }) };
   }
   if (!isObject(v)) return { row: unreadableRow(`expected JSON ${expected}, found ${describeJson(v)}`) };
   return { value: v };

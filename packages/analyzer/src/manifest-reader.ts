@@ -1,4 +1,4 @@
-import { type ManifestRow, MAX_MANIFEST_LINE, streamLines } from '@aitrail/collector';
+import { type ManifestRow, MAX_MANIFEST_LINE, streamLines } from '@aitrail/collector/archive';
 
 /**
  * Read manifest.jsonl from a byte stream, one row per line, in bounded memory and linear time:

@@ -1,4 +1,4 @@
-import { compileGlobs, type ManifestRow } from '@aitrail/collector';
+import { compileGlobs, type ManifestRow } from '@aitrail/collector/archive';
 
 /** An agent's `session_files` globs, expanded (docs/catalog.md, "session_files"). */
 export interface SessionFileGlobs {

@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { type ArchiveReader, type CollectionInfo, openArchive } from '@aitrail/collector';
+import { type ArchiveReader, type CollectionInfo, openArchive } from '@aitrail/collector/archive';
 import { realpath, stat } from 'node:fs/promises';
 import { readManifestStream } from './manifest-reader.js';
 import { checkArchivePath } from './safe-path.js';

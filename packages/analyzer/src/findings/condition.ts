@@ -1,4 +1,4 @@
-import { RuleError } from './yaml-tree.js';
+import { RuleError } from './located.js';
 
 /** A compiled condition over named selections (each tested at most once per record). */
 export type Cond = (sel: (name: string) => boolean) => boolean;

@@ -1,6 +1,6 @@
 import { findCredentials } from '../credential-scan.js';
 import type { Predicate, RowCache } from './types.js';
-import { describe, type Located, RuleError } from './yaml-tree.js';
+import { describe, type Located, RuleError } from './located.js';
 
 // Sigma value modifiers aitrail implements (https://github.com/SigmaHQ/sigma-specification,
 // "Modifiers"), plus `credential` (aitrail's: the field holds a credential the inventory's

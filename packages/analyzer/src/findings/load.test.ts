@@ -8,7 +8,8 @@ import { checkSet, compileRules, loadRules } from './load.js';
 import { pathsOutside } from './paths.js';
 import { call, row, runRules } from './test-helpers/rows.js';
 import type { DetectionRule } from './types.js';
-import { parseRuleFile, RuleError } from './yaml-tree.js';
+import { RuleError } from './located.js';
+import { parseRuleFile } from './yaml-tree.js';
 
 const compile = (yaml: string) => compileRules('my.yml', parseRuleFile('my.yml', yaml));
 const rule = (detection: string) => compile(`title: t\nid: x\nlevel: low\ndetection:\n${detection}`)[0] as DetectionRule;

@@ -5,7 +5,8 @@ import { TIMELINE_COLUMNS } from '../csv.js';
 import { parseCondition } from './condition.js';
 import { asPredicate, compileSelection } from './detection.js';
 import { type CorrelationRule, type DetectionRule, type Level, LEVELS, type Rule, type RowCache } from './types.js';
-import { describe, get, type Located, parseRuleFile, RuleError, text } from './yaml-tree.js';
+import { describe, get, type Located, RuleError, text } from './located.js';
+import { cachedRuleDocs } from './rules-cache.js';
 
 /** The rules shipped with aitrail (packages/analyzer/rules, in the package's `files`). */
 export const BUILT_IN_RULES = fileURLToPath(new URL('../../rules/', import.meta.url));
@@ -124,7 +125,10 @@ export async function loadRules(dirs: readonly string[], opts: { builtIn?: boole
     if (!st?.isDirectory()) throw new RuleError(dir, 0, 'expected a directory of .yml rule files, found none there; check --rules');
     for (const f of await ruleFiles(dir)) {
       const name = dir === BUILT_IN_RULES ? `rules/${relative(dir, f)}` : f;
-      all.push(...compileRules(name, parseRuleFile(name, await readFile(f, 'utf8'))));
+      const source = await readFile(f, 'utf8');
+      // The YAML library is loaded only for a text the build's cache does not hold.
+      const docs = (dir === BUILT_IN_RULES ? cachedRuleDocs(source) : undefined) ?? (await import('./yaml-tree.js')).parseRuleFile(name, source);
+      all.push(...compileRules(name, docs));
     }
   }
   return checkSet(all);

@@ -44,6 +44,10 @@ describe('start-up: what each built entry loads', () => {
     expect(loads('@aitrail/collector/archive').packages).toEqual(['picomatch', 'yauzl']);
   });
 
+  it('@aitrail/analyzer (the analysis child, its threads): not yaml, which only a user\'s own rules need (the built-in ones are parsed at build)', () => {
+    expect(loads('@aitrail/analyzer').packages).not.toContain('yaml');
+  });
+
   it('@aitrail/parsers: one bundled module, and no config-file or zstd library until a parser needs one', () => {
     const r = loads('@aitrail/parsers');
     expect(r.ours).toBe(1);

@@ -17,7 +17,20 @@ const embedded = {
 // The catalogs parsed (scripts/catalog-cache.mjs, run before this): the bundle starts without
 // parsing YAML, as the CLI does; its sources are named catalog/<file>, as embedded ones are.
 embedded.parsed = readFileSync(path.join(pkg, 'dist', 'builtin-catalogs.json'), 'utf8');
+// src/libs.ts loads yaml and smol-toml on first use with a runtime require, which a bundle cannot
+// follow: here it becomes static imports, so both stay inside the one file.
+const staticLibs = {
+  name: 'static-libs',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\/libs\.js$/ }, (args) => (args.importer.startsWith(path.join(pkg, 'dist')) ? { path: 'libs', namespace: 'static-libs' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'static-libs' }, () => ({
+      contents: "import * as toml from 'smol-toml';\nimport * as yaml from 'yaml';\nexport const yamlLib = () => yaml;\nexport const tomlLib = () => toml;\n",
+      resolveDir: pkg,
+    }));
+  },
+};
 await build({
+  plugins: [staticLibs],
   stdin: {
     contents: `import { runStandalone } from './dist/standalone.js';\nrunStandalone(process.argv.slice(2), ${JSON.stringify(embedded)}, __filename).then((code) => { process.exitCode = code; });\n`,
     resolveDir: pkg,

@@ -1,10 +1,11 @@
-import { isMap, isScalar, isSeq, type YAMLMap } from 'yaml';
+import type { YAMLMap } from 'yaml';
 import type { EnvHome, HintFormat, ParseCtx, ProjectHint } from './catalog.js';
 import { globProblem } from './globs.js';
 import { parseSelector, type WhereCondition } from './hint-select.js';
 import { textRegexProblem } from './hint-values.js';
 import { parseXmlSelector } from './hint-xml.js';
 import type { Layout } from './homes.js';
+import { yamlLib } from './libs.js';
 
 const HINT_KEYS = new Set(['file', 'format', 'path', 'keys_of', 'regex', 'where', 'max_lines', 'home_token', 'dirname']);
 const FORMATS = new Set<HintFormat>(['yaml', 'json', 'jsonl', 'toml', 'xml', 'text']);
@@ -12,6 +13,7 @@ const LINE_FORMATS = new Set<HintFormat>(['jsonl', 'text']);
 
 /** Parse and validate one `project_hints` entry (docs/catalog.md, "project_hints"). */
 export function parseHint(item: unknown, ctx: ParseCtx): ProjectHint {
+  const { isMap, isScalar, isSeq } = yamlLib();
   const { fail, get, str } = ctx;
   if (!isMap(item)) return fail(item, '"project_hints" entries must be mappings {file, format, path | keys_of | regex}');
   const m = item as YAMLMap;
@@ -78,6 +80,7 @@ export function parseHint(item: unknown, ctx: ParseCtx): ProjectHint {
 }
 
 function parseWhere(node: unknown, ctx: ParseCtx): WhereCondition[] {
+  const { isMap, isScalar, isSeq } = yamlLib();
   if (!isMap(node) || node.items.length === 0) return ctx.fail(node, '"where" must be a mapping {selector: value or [values]}');
   return node.items.map((pair) => {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
@@ -100,6 +103,7 @@ const LAYOUTS = new Set(['linux', 'darwin', 'win32']);
 
 /** Parse and validate one `env_homes` entry. */
 export function parseEnvHome(item: unknown, ctx: ParseCtx): EnvHome {
+  const { isMap } = yamlLib();
   if (!isMap(item)) ctx.fail(item, '"env_homes" entries must be mappings {var, rel}');
   const m = item as YAMLMap;
   ctx.checkKeys(m, ENV_KEYS, '"env_homes" entry');

@@ -3,13 +3,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { embeddedCatalogs } from './embedded.js';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type YAMLMap } from 'yaml';
+import type { Node as YamlNode, YAMLMap } from 'yaml';
 import { editorTableText, expandAnchor } from './editors.js';
 import { type CatalogText, catalogCacheKey, catalogsFromCache, readCatalogCache } from './catalog-cache.js';
 import { globProblem } from './globs.js';
 import type { WhereCondition } from './hint-select.js';
 import type { Layout } from './homes.js';
 import { parseEnvHome, parseHint } from './catalog-entries.js';
+import { yamlLib } from './libs.js';
 
 /** A variable that moves an agent's config home (applied to the running user only). */
 export interface EnvHome {
@@ -203,6 +204,7 @@ export interface ParseCtx {
 
 /** Parse and validate one catalog text. */
 export function parseCatalog(source: string, text: string): { catalog: Catalog; agentLine: number } {
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yamlLib();
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false });
   const lineOf = (node: unknown): number => {
@@ -336,6 +338,7 @@ function seqOf(
   get: (m: YAMLMap, k: string) => { key: unknown; value: unknown } | undefined,
   fail: (node: unknown, detail: string) => never,
 ): unknown[] {
+  const { isSeq } = yamlLib();
   const pair = get(root, key);
   if (!pair || pair.value == null) return [];
   if (!isSeq(pair.value)) fail(pair.value, `"${key}" must be a list`);
@@ -343,6 +346,7 @@ function seqOf(
 }
 
 function checkKeys(map: YAMLMap, allowed: Set<string>, where: string, fail: (node: unknown, detail: string) => never): void {
+  const { isScalar } = yamlLib();
   for (const pair of map.items) {
     const k = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     if (!allowed.has(k)) {

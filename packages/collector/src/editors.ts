@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { embeddedCatalogs } from './embedded.js';
 import { fileURLToPath } from 'node:url';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type YAMLMap } from 'yaml';
+import type { YAMLMap } from 'yaml';
+import { yamlLib } from './libs.js';
 
 /** Where one editor's data folder sits, relative to the home (`.config/{folder}`). */
 export interface EditorPlace {
@@ -65,6 +66,7 @@ const TEMPLATE_VARS = new Set(['folder', 'server', 'flatpak']);
 
 /** Parse and validate an editor table (the shape of families/editors.yaml). */
 export function parseEditorFamilies(source: string, text: string): EditorFamily[] {
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yamlLib();
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false });
   const lineOf = (node: unknown) => {

@@ -1,10 +1,9 @@
-import { parse as parseToml } from 'smol-toml';
-import { parse as parseYaml } from 'yaml';
 import type { HintRule } from './catalog.js';
 import { LineScan, type LineScanResult, readBounded, scanFile } from './hint-io.js';
 import { meetsWhere, parseSelector, selectKeys, selectValues } from './hint-select.js';
 import { hintTarget, textMatcher } from './hint-values.js';
 import { parseXmlSelector, xmlValues } from './hint-xml.js';
+import { tomlLib, yamlLib } from './libs.js';
 
 export { atPath } from './hint-select.js';
 export { looksAbsolute } from './hint-values.js';
@@ -65,8 +64,8 @@ class Gather {
 /** Parse a whole document of a hint's format; throws on bad syntax. */
 function parseDoc(format: HintRule['format'], body: string): unknown {
   if (format === 'json') return JSON.parse(stripJsonComments(body));
-  if (format === 'yaml') return parseYaml(body, { maxAliasCount: 10, uniqueKeys: false });
-  return parseToml(body, { maxDepth: 100 });
+  if (format === 'yaml') return yamlLib().parse(body, { maxAliasCount: 10, uniqueKeys: false });
+  return tomlLib().parse(body, { maxDepth: 100 });
 }
 
 /** The values of a parsed record (a document, or one jsonl line). */

@@ -40,6 +40,12 @@ describe('start-up: what each built entry loads', () => {
     expect(r.ours).toBeLessThan(6);
   });
 
+  it('@aitrail/collector (every command\'s process): not yaml or smol-toml, which only a catalog not in the build\'s cache or a hint file needs', () => {
+    const r = loads('@aitrail/collector');
+    expect(r.packages).toContain('picomatch');
+    expect(r.packages.filter((p) => p === 'yaml' || p === 'smol-toml')).toEqual([]);
+  });
+
   it('@aitrail/collector/archive (the analysis threads): yauzl and picomatch, not the catalogs, YAML or TOML', () => {
     expect(loads('@aitrail/collector/archive').packages).toEqual(['picomatch', 'yauzl']);
   });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { stringify } from 'yaml';
 import type { Catalog } from '../catalog.js';
 import { globParts } from './glob-parts.js';
+import { yamlLib } from '../libs.js';
 
 /** A GUID derived from a name, so a re-export keeps each target's Id. */
 function guid(name: string): string {
@@ -32,6 +32,7 @@ function entry(agent: string, base: string, glob: string, comment: string) {
  * excluded folders are listed in each target's comments and collected (aitrail import drops them).
  */
 export function kapeTargets(catalogs: Catalog[], toolVersion: string): { name: string; text: string }[] {
+  const { stringify } = yamlLib();
   const out: { name: string; text: string }[] = [];
   for (const c of catalogs) {
     const targets = [

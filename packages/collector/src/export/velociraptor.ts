@@ -1,6 +1,6 @@
-import { stringify } from 'yaml';
 import type { Catalog } from '../catalog.js';
 import { globRegex } from './glob-parts.js';
+import { yamlLib } from '../libs.js';
 
 /** The artifact's name (Velociraptor puts custom artifacts under `Custom.`). */
 export const VELOCIRAPTOR_ARTIFACT = 'Custom.Aitrail.AgentArtifacts';
@@ -55,6 +55,7 @@ FROM Files
  * path under every user home (and the system paths) and uploads the files, secrets as chosen.
  */
 export function velociraptorArtifact(catalogs: Catalog[], toolVersion: string): string {
+  const { stringify } = yamlLib();
   const agents = catalogs.map((c) => c.agent);
   const doc = {
     name: VELOCIRAPTOR_ARTIFACT,

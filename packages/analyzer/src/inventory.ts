@@ -290,7 +290,6 @@ export function guessRoot(rel: string): string {
   return segs.slice(0, Math.min(3, segs.length - 1)).join('/');
 }
 
-
 function norm(p: string, fold: boolean): string {
   const s = p.replace(/\\/g, '/').replace(/\/+$/, '');
   return fold ? s.toLowerCase() : s;

@@ -15,8 +15,11 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 // A module hook printing every URL the ES module loader loads: a package imported statically
 // shows up; one required on first use (the parsers' sdk/libs.ts) does not, which is the point.
+// The hooks run on a thread of their own, whose process.stdout is relayed to the main thread
+// later: the process could exit first and drop the last URL (one CI run lost picomatch's), so
+// each is written to the file descriptor at once.
 const hooks = join(work, 'hooks.mjs');
-writeFileSync(hooks, "export async function load(url, context, next) { process.stdout.write(url + '\\n'); return next(url, context); }\n");
+writeFileSync(hooks, "import { writeSync } from 'node:fs';\nexport async function load(url, context, next) { writeSync(1, url + '\\n'); return next(url, context); }\n");
 const register = join(work, 'register.mjs');
 writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
 

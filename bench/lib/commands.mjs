@@ -71,6 +71,27 @@ export async function runSha(corpus) {
   return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes };
 }
 
+/** aitrail collect of the walk corpus's home (its project walk); `empty`: of an empty home, the fixed start-up. */
+export async function runWalkCollect(corpus, empty = false) {
+  const has = cliHas('collect');
+  if (has !== true) return { unavailable: has };
+  const home = empty ? join(corpus.dir, 'empty') : join(corpus.dir, 'sean');
+  mkdirSync(home, { recursive: true });
+  const out = join(OUT, `collect-${corpus.label}${empty ? '-empty' : ''}.zip`);
+  for (const f of [out, `${out}.sha256`, `${out}.partial`]) rmSync(f, { force: true });
+  const r = await measure('node', [CLI, 'collect', '--home', home, '--out', out]);
+  if (r.code !== 0 || !existsSync(out)) return fail('aitrail collect', r);
+  rmSync(out, { force: true });
+  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes };
+}
+
+/** Baseline: find listing every entry of the project (the listings alone, no stat of a file). */
+export async function runFind(corpus) {
+  const r = await measure('find repo > /dev/null', [], { cwd: corpus.dir, shell: true });
+  if (r.code !== 0) return fail('find', r);
+  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes };
+}
+
 /** The parse worker in `mode` (parser | lines | bare) over every events.jsonl of the corpus. */
 export async function runParse(corpus, mode) {
   const r = await measure('node', [join(WORKERS, 'parse.mjs'), mode, corpus.dir]);

@@ -58,3 +58,41 @@ export function manyRowsCorpus(lines) {
 export function fleetCorpora(count, size) {
   return Array.from({ length: count }, (_, i) => corpusOf(size, 101 + i, `fleet-${String(i + 1).padStart(2, '0')}-${sizeLabel(size)}`));
 }
+
+/**
+ * A home whose `.claude.json` records one project: a source tree of `files` small files no
+ * catalog wants (in folders of 20), a `node_modules` the walk never enters, and the project's
+ * own CLAUDE.md files. What a developer's laptop makes the collector's project walk list.
+ */
+export function walkCorpus(files) {
+  const label = `walk-${files}`;
+  const dir = join(CORPUS, label);
+  const meta = join(dir, 'corpus.json');
+  const proj = join(dir, 'repo');
+  if (existsSync(meta)) {
+    const c = JSON.parse(readFileSync(meta, 'utf8'));
+    // The home records the project by its absolute path: a moved checkout makes it again.
+    if (c.files === files && c.project === proj) return { ...c, dir, label };
+  }
+  process.stderr.write(`writing a project of ${files} files in ${dir}\n`);
+  rmSync(dir, { recursive: true, force: true });
+  const put = (rel, text) => {
+    mkdirSync(join(dir, rel, '..'), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  };
+  put('sean/.claude.json', JSON.stringify({ projects: { [proj]: {} } }));
+  put('repo/CLAUDE.md', '# repo\n');
+  put('repo/.claude/settings.json', '{}\n');
+  for (let i = 0; i < 1000; i++) put(`repo/node_modules/pkg${i % 50}/f${i}.js`, 'x');
+  let bytes = 0;
+  for (let n = 0; n < files; n++) {
+    const text = `export const v${n} = ${n};\n`;
+    if (n % 20 === 0) mkdirSync(join(proj, `src${Math.floor(n / 1000)}`, `m${Math.floor(n / 20) % 50}`), { recursive: true });
+    writeFileSync(join(proj, `src${Math.floor(n / 1000)}`, `m${Math.floor(n / 20) % 50}`, `f${n}.ts`), text);
+    bytes += text.length;
+  }
+  put(`repo/src0/m0/CLAUDE.md`, '# nested\n');
+  const c = { generator: 'walk', files, project: proj, homes: ['sean'], sessions: [], counts: {}, bytes, eventsBytes: 0 };
+  writeFileSync(meta, `${JSON.stringify(c)}\n`);
+  return { ...c, dir, label };
+}

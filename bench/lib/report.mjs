@@ -102,6 +102,12 @@ export function printReport(rep) {
       rows.push(sideRow('  sha256sum every file', r.collect.sha, r.collect.ratioZipSha ? `${sha}collect/(zip + sha256sum) ${fx(r.collect.ratioZipSha.median)} (CPU ${fx(r.collect.ratioZipShaCpu.median)})` : ''));
     }
   }
+  if (r.walk) {
+    const w = r.walk;
+    rows.push(sideRow(`collect, project of ${w.files ?? '?'} files`, w.unavailable ? w : w.collect, w.walkMs ? `the walk ${fmtMs(w.walkMs.median)} past an empty home's collect` : ''));
+    if (w.find) rows.push(sideRow('  find over the project', w.find, w.ratioFind ? `collect/find ${fx(w.ratioFind.median)}` : ''));
+    if (w.empty) rows.push(sideRow('  collect, empty home', w.empty, ''));
+  }
   if (r.parse) {
     const p = r.parse;
     rows.push(sideRow('parse events.jsonl', p.unavailable ? p : p.parse, p.parse ? `${p.parse.label}; ${p.parse.mbps.median.toFixed(0)} MiB/s, ${p.parse.rows} rows` : ''));

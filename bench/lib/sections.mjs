@@ -58,6 +58,20 @@ export async function collectSection(corpus, runs) {
   return res;
 }
 
+/**
+ * The project walk (issue 23: time on a live target): collect of a home whose project holds
+ * tens of thousands of files no catalog wants, against find listing the same tree, and against
+ * collect of an empty home (the start-up every collect pays).
+ */
+export async function walkSection(corpus, runs) {
+  const r = await interleaved(runs, () => C.runWalkCollect(corpus), { find: () => C.runFind(corpus), empty: () => C.runWalkCollect(corpus, true) });
+  if (r.unavailable) return { unavailable: r.unavailable };
+  const res = { collect: side(r.measured), find: side(r.baselines.find), empty: side(r.baselines.empty), files: corpus.files };
+  if (Array.isArray(r.baselines.find)) res.ratioFind = pairRatio(r.measured, r.baselines.find, (a) => a.ms, (b) => b.ms);
+  if (Array.isArray(r.baselines.empty)) res.walkMs = summary(r.measured.map((a, i) => a.ms - r.baselines.empty[i].ms));
+  return res;
+}
+
 export async function parseSection(corpus, runs) {
   const r = await interleaved(runs, () => C.runParse(corpus, 'parser'), { bare: () => C.runParse(corpus, 'bare') });
   if (r.unavailable) return { unavailable: r.unavailable };

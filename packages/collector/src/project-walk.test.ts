@@ -7,6 +7,7 @@ import { collect } from './collect.js';
 import { compilePrunedDirs, PROJECT_PRUNED_DIRS } from './globs.js';
 import type { CollectOptions } from './options.js';
 import type { ManifestRow } from './types.js';
+import { AHEAD } from './walk-listing.js';
 
 // Project walks (pruned dirs, project.exclude, bounds), collect_if, CLAUDE_CONFIG_DIR lists and
 // Windows system globs, on the claude-code catalog over homes made here.
@@ -90,6 +91,24 @@ describe('project walks', () => {
     expect(['.git', 'a/node_modules', 'x/.GIT', '__pycache__'].map(m)).toEqual([false, true, true, true]);
     expect(m('sub/.git')).toBe(true);
     expect(compilePrunedDirs(PROJECT_PRUNED_DIRS, ['**/x'], false)('.GIT')).toBe(false);
+  });
+
+  it('records in byte order past the folders asked for ahead, and never a file no glob wants', async () => {
+    // More sibling folders than walk-listing.ts asks for ahead, each with a wanted file, files
+    // nothing wants, a link and a nested folder: the rows come in the walk's own order.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 3 * AHEAD; i += 1) {
+      const d = `d${String(i).padStart(2, '0')}`;
+      Object.assign(files, { [`${d}/CLAUDE.md`]: d, [`${d}/a.ts`]: 'x', [`${d}/z.ts`]: 'x', [`${d}/sub/CLAUDE.md`]: 'nested' });
+    }
+    const { home, proj } = setup(files);
+    symlinkSync('/nonexistent', join(proj, 'd03', 'link'));
+    const rows = projectRows(await run(home));
+    const want = Object.keys(files)
+      .filter((f) => f.endsWith('CLAUDE.md'))
+      .map((f) => [f, 'collected']);
+    want.splice(want.findIndex(([f]) => f === 'd03/sub/CLAUDE.md'), 0, ['d03/link', 'skipped_special']);
+    expect(rows).toEqual(want.sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
   });
 
   it('gives one skipped_too_large row when the entry bound stops the walk', async () => {

@@ -2,6 +2,7 @@ import type { BigIntStats } from 'node:fs';
 import { lstat, opendir, readlink } from 'node:fs/promises';
 import type { Matcher } from './globs.js';
 import { decodeName, kindOf, memberRel, statColumns } from './names.js';
+import { AHEAD, type Early, early, type Listed, listDir, plan } from './walk-listing.js';
 import type { ManifestRow } from './types.js';
 
 /** What one walk is collecting: whose files, for which agent, matched by which globs. */
@@ -155,12 +156,14 @@ export async function walkTree(
   rel: string,
   escaped: boolean,
   depth: number,
+  pre?: Early,
 ): Promise<void> {
   if (host.signal?.aborted) throw host.signal.reason ?? new Error('aborted');
   if (scope.limit?.stopped) return;
   let st: BigIntStats;
   try {
-    st = await lstat(fsPath, { bigint: true });
+    // What the lstat says decides, whether asked for now or ahead (the listing is then unused).
+    st = await (pre?.st ?? lstat(fsPath, { bigint: true }));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return;
@@ -190,20 +193,17 @@ export async function walkTree(
       else limit.tooDeep = { row: baseRow(scope, rel, fsPath, escaped, st), count: 1 };
       return;
     }
-    let names: Buffer[];
+    let listed: Listed[];
     try {
-      names = [];
-      const handle = await opendir(fsPath, { encoding: 'buffer' as BufferEncoding });
-      for await (const ent of handle) names.push(ent.name as unknown as Buffer);
+      listed = await (pre?.list ?? listDir(fsPath));
     } catch (err) {
       const row = baseRow(scope, rel, fsPath, escaped, st);
       row.status = 'error';
       host.row(withReason(row, `cannot list directory (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`));
       return;
     }
-    names.sort(Buffer.compare);
     if (limit) {
-      limit.entries += names.length;
+      limit.entries += listed.length;
       if (limit.entries > limit.maxEntries) {
         const row = baseRow(scope, rel, fsPath, escaped, st);
         row.status = 'skipped_too_large';
@@ -218,17 +218,25 @@ export async function walkTree(
       }
     }
     const need = !host.full && rel !== '' ? scope.collectIf?.(g) : undefined;
-    if (need && !names.some((n) => need.some((w) => (scope.nocase ? w.toLowerCase() === n.toString('utf8').toLowerCase() : w === n.toString('utf8'))))) {
+    if (need && !listed.some(({ name: n }) => need.some((w) => (scope.nocase ? w.toLowerCase() === n.toString('utf8').toLowerCase() : w === n.toString('utf8'))))) {
       const row = baseRow(scope, rel, fsPath, escaped, st);
       const c = await countTree(fsPath, scope.sep, host.signal);
       Object.assign(row, { status: 'skipped_excluded', size: null, files: c.files, bytes: c.bytes });
       host.row(withReason(row, `collect_if: holds none of ${need.join(', ')}; not read, counted by lstat only; --full collects it`));
       return;
     }
-    for (const name of names) {
+    const kids: { fsPath: Buffer; rel: string; escaped: boolean; list: boolean; pre?: Early }[] = [];
+    for (const { name, type } of listed) {
       const d = decodeName(name);
       const childRel = rel === '' ? d.text : `${rel}/${d.text}`;
-      await walkTree(host, scope, join(fsPath, scope.sep, name), childRel, escaped || d.escaped, depth - 1);
+      const next = plan(host, scope, childRel, type, depth - 1);
+      if (next !== 'skip') kids.push({ fsPath: join(fsPath, scope.sep, name), rel: childRel, escaped: escaped || d.escaped, list: next === 'list' });
+    }
+    for (let i = 0; i < kids.length; i++) {
+      for (let j = i; j < Math.min(kids.length, i + AHEAD); j++) if (kids[j].list) kids[j].pre ??= early(kids[j].fsPath);
+      const k = kids[i];
+      await walkTree(host, scope, k.fsPath, k.rel, k.escaped, depth - 1, k.pre);
+      k.pre = undefined;
     }
     return;
   }

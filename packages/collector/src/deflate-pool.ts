@@ -26,7 +26,12 @@ export class DeflatePool {
   deflate(buf: Buffer, opts: zlib.ZlibOptions): Promise<Buffer> {
     if (buf.length <= SYNC_BELOW) {
       try {
-        return Promise.resolve(zlib.deflateRawSync(buf, opts));
+        const out = zlib.deflateRawSync(buf, opts);
+        // Copied to its size: the member waits its turn holding it, and zlib's 16 KiB output
+        // buffer (for a few hundred bytes of a small file) was most of what a thousand such held.
+        const own = Buffer.allocUnsafeSlow(out.length);
+        out.copy(own);
+        return Promise.resolve(own);
       } catch (err) {
         return Promise.reject(err);
       }

@@ -18,8 +18,19 @@ export const SELECT_MAX_VALUES = 100_000;
 
 const STEP = /^(?:([^.[\]*]+)(\[\])?|\[\]|\*)$/;
 
+/** Selectors parsed so far: a catalog has a handful, and a hint file's every line asks again. */
+const parsed = new Map<string, SelectStep[] | undefined>();
+
 /** Parse a dotted selector (`folders[].path`, `[].cwd`, `projects.*.root`, `.` the document itself); undefined when malformed. */
 export function parseSelector(dotted: string): SelectStep[] | undefined {
+  if (parsed.has(dotted)) return parsed.get(dotted);
+  const steps = parseSteps(dotted);
+  // Bounded: selectors come from catalogs, but a user's catalog could hold any number.
+  if (parsed.size < 1024) parsed.set(dotted, steps);
+  return steps;
+}
+
+function parseSteps(dotted: string): SelectStep[] | undefined {
   if (dotted === '') return undefined;
   // The document itself: `keys_of: .` takes the top-level keys (Gemini's trustedFolders.json).
   if (dotted === '.') return [];

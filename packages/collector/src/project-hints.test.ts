@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HintRule } from './catalog.js';
-import { forEachLine, HINT_MAX_LINE_BYTES, hintValues, readBounded, readHintValues } from './project-hints.js';
+import { forEachLine, HINT_MAX_LINE_BYTES, hintValues, lineKeys, readBounded, readHintValues } from './project-hints.js';
 
 const T = mkdtempSync(join(tmpdir(), 'aitrail-hints-'));
 afterAll(() => rmSync(T, { recursive: true, force: true }));
@@ -40,6 +40,26 @@ describe('project hints', () => {
     expect(r.values).toEqual(['/srv/old', '/srv/newest']);
     // A count stops there.
     expect((await readHintValues({ ...historyAll, max_lines: 2 }, p)).values).toEqual(['/srv/old']);
+  });
+
+  it('parses only the jsonl lines that hold the last key of a selector, found in string-encoded records too', async () => {
+    expect(lineKeys({ format: 'jsonl', path: ['payload.cwd'] })).toEqual(['cwd']);
+    expect(lineKeys({ format: 'jsonl', path: ['data.context.cwd', 'data.cwd'] })).toEqual(['cwd', 'cwd']);
+    expect(lineKeys({ format: 'jsonl', path: ['folders[]'] })).toEqual(['folders']);
+    // A selector that ends without a plain key: every line is parsed.
+    expect(lineKeys({ format: 'jsonl', path: ['payload.cwd', 'projects.*'] })).toEqual([]);
+    expect(lineKeys({ format: 'jsonl', keys_of: '.' })).toEqual([]);
+    const rule: HintRule = { format: 'jsonl', path: ['data.context.cwd', 'payload.cwd'], max_lines: 'all' };
+    const lines = [
+      JSON.stringify({ type: 'response_item', payload: { text: 'no key here' } }),
+      JSON.stringify({ type: 'session_meta', payload: { cwd: '/srv/plain' } }),
+      // The stringified event log: data.context is a JSON string, its key escaped within it.
+      JSON.stringify({ type: 'session.start', data: { context: JSON.stringify({ cwd: '/srv/encoded' }) } }),
+      'not json at all, and no key',
+    ];
+    const text = `${lines.join('\n')}\n`;
+    expect(hintValues(rule, text)).toEqual(['/srv/plain', '/srv/encoded']);
+    expect((await readHintValues(rule, file('keys.jsonl', text))).values).toEqual(['/srv/plain', '/srv/encoded']);
   });
 
   it('skips a line over the per-line cap without holding it, and names how many', async () => {

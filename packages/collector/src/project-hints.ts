@@ -126,10 +126,12 @@ function lineReader(rule: HintRule, g: Gather): (line: string) => void {
     };
   }
   const where = rule.where ?? [];
+  const keys = where.length === 0 ? lineKeys(rule) : [];
   return (line) => {
     if (line.trim() === '') return;
     // JSON writes these values verbatim, so a line without them cannot match: skip the parse.
     if (!where.every((w) => w.values.some((v) => line.includes(v)))) return;
+    if (keys.length > 0 && !keys.some((k) => line.includes(k))) return;
     let rec: unknown;
     try {
       rec = JSON.parse(line);
@@ -138,6 +140,24 @@ function lineReader(rule: HintRule, g: Gather): (line: string) => void {
     }
     if (where.length === 0 || meetsWhere(rec, where)) pickFrom(rule, rec, g);
   };
+}
+
+/**
+ * What a jsonl line must hold to give a value: the last key of some selector (`cwd` of
+ * `payload.cwd`). JSON writes a plain key as it is, within a string-encoded record too (`\"cwd\"`),
+ * so most lines of a long log are skipped unparsed. None when a selector ends without a plain
+ * key (`[]`, `*`, `.`, a key JSON would escape): then every line is parsed.
+ */
+export function lineKeys(rule: HintRule): string[] {
+  const keys: string[] = [];
+  for (const sel of [...(rule.path ?? []), ...(rule.keys_of !== undefined ? [rule.keys_of] : [])]) {
+    const steps = parseSelector(sel);
+    if (!steps) continue;
+    const last = steps.at(-1)?.key;
+    if (last === undefined || !/^[\w$@-]+$/.test(last)) return [];
+    keys.push(last);
+  }
+  return keys;
 }
 
 /** True for a hint read line by line (jsonl, text): the collector scans its files as it reads them. */
@@ -167,8 +187,9 @@ export function hintLineScan(rule: HintRule, home?: string): { scan: LineScan; r
       first = false;
     },
     HINT_MAX_STREAM_BYTES,
-    // A line lacking every value of the first `where` clause cannot match: it is skipped undecoded.
-    rule.format === 'jsonl' && rule.where?.[0] ? rule.where[0].values.map((v) => Buffer.from(v, 'utf8')) : [],
+    // A line lacking every value of the first `where` clause, or else every selector's last key,
+    // cannot match: it is skipped undecoded.
+    rule.format !== 'jsonl' ? [] : (rule.where?.[0] ? rule.where[0].values : lineKeys(rule)).map((v) => Buffer.from(v, 'utf8')),
   );
   return { scan, result: () => lineResult(g, scan.end()) };
 }

@@ -1,63 +1,85 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, constants, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, constants, lstatSync, openSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openEvidence, readRegularFile, SAFE_OPEN_FLAGS } from './read-file.js';
+import { openEvidence, openEvidenceSync, readRegularFile, SAFE_OPEN_FLAGS, SYNC_READ_BYTES } from './read-file.js';
 import { CHUNK_BYTES, chunkPool } from './zip-member.js';
 import { COMPRESSIONS, ZipWriter } from './zip-writer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'aitrail-read-'));
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
-describe('readRegularFile', () => {
+// Files up to SYNC_READ_BYTES are read with synchronous calls, larger ones streamed: each case
+// runs on both sides of that line and must give the same result.
+describe.each([
+  ['read whole', ''],
+  ['streamed', 'x'.repeat(SYNC_READ_BYTES)],
+])('readRegularFile (%s)', (_, pad) => {
+  const name = (n: string) => join(dir, `${pad ? 'big-' : ''}${n}`);
   it('hashes exactly the bytes it passes on', async () => {
-    const p = join(dir, 'a.txt');
-    writeFileSync(p, 'hello world\n');
+    const p = name('a.txt');
+    writeFileSync(p, `hello world\n${pad}`);
     const chunks: Buffer[] = [];
     const r = await readRegularFile(p, lstatSync(p, { bigint: true }), async (s) => {
       for await (const c of s) chunks.push(c as Buffer);
     });
-    expect(r).toEqual({ sha256: sha('hello world\n'), bytesRead: 12 });
-    expect(Buffer.concat(chunks).toString()).toBe('hello world\n');
+    expect(r).toEqual({ sha256: sha(`hello world\n${pad}`), bytesRead: 12 + pad.length });
+    expect(Buffer.concat(chunks).toString()).toBe(`hello world\n${pad}`);
   });
   it('reports a file that vanished between lstat and open as an error', async () => {
-    const p = join(dir, 'gone.txt');
-    writeFileSync(p, 'x');
+    const p = name('gone.txt');
+    writeFileSync(p, `x${pad}`);
     const st = lstatSync(p, { bigint: true });
     rmSync(p);
     expect(await readRegularFile(p, st, undefined)).toMatchObject({ error: 'vanished before it could be read (ENOENT)' });
   });
   it('refuses a file that became a link after lstat (O_NOFOLLOW)', async () => {
-    const p = join(dir, 'swapped.txt');
-    writeFileSync(p, 'x');
+    const p = name('swapped.txt');
+    writeFileSync(p, `x${pad}`);
     const st = lstatSync(p, { bigint: true });
     rmSync(p);
     symlinkSync('/etc/passwd', p);
     expect((await readRegularFile(p, st, undefined)).error).toMatch(/symbolic link .*ELOOP/);
   });
   it('flags a file that changed after lstat, and reads no more than it held at open', async () => {
-    const p = join(dir, 'grow.txt');
-    writeFileSync(p, 'abc');
+    const p = name('grow.txt');
+    writeFileSync(p, `abc${pad}`);
     const st = lstatSync(p, { bigint: true });
     appendFileSync(p, 'defgh');
     const r = await readRegularFile(p, st, undefined);
-    expect(r.bytesRead).toBe(8);
-    expect(r.sha256).toBe(sha('abcdefgh'));
-    expect(r.warning).toMatch(/^changed while read: size 3 → 8/);
+    expect(r.bytesRead).toBe(8 + pad.length);
+    expect(r.sha256).toBe(sha(`abc${pad}defgh`));
+    expect(r.warning).toMatch(new RegExp(`^changed while read: size ${3 + pad.length} → ${8 + pad.length}`));
   });
   it('flags a file replaced after lstat (another inode)', async () => {
-    const p = join(dir, 'replaced.txt');
-    writeFileSync(p, 'old');
+    const p = name('replaced.txt');
+    writeFileSync(p, `old${pad}`);
     const st = lstatSync(p, { bigint: true });
-    writeFileSync(`${p}.new`, 'new');
+    writeFileSync(`${p}.new`, `new${pad}`);
     rmSync(p);
     const { renameSync } = await import('node:fs');
     renameSync(`${p}.new`, p);
     const r = await readRegularFile(p, st, undefined);
     expect(r.warning).toMatch(/replaced after listing/);
-    expect(r.sha256).toBe(sha('new'));
+    expect(r.sha256).toBe(sha(`new${pad}`));
+  });
+});
+
+describe('readRegularFile', () => {
+  it('streams a file listed small that grew past SYNC_READ_BYTES before it was opened', async () => {
+    const p = join(dir, 'grew-big.txt');
+    writeFileSync(p, 'abc');
+    const st = lstatSync(p, { bigint: true });
+    appendFileSync(p, 'y'.repeat(SYNC_READ_BYTES));
+    const chunks: Buffer[] = [];
+    const r = await readRegularFile(p, st, async (s) => {
+      for await (const c of s) chunks.push(c as Buffer);
+    });
+    expect(r.sha256).toBe(sha(`abc${'y'.repeat(SYNC_READ_BYTES)}`));
+    expect(Buffer.concat(chunks).length).toBe(3 + SYNC_READ_BYTES);
+    expect(r.warning).toMatch(/^changed while read: size 3 → /);
   });
   it.runIf(process.platform === 'linux')('leaves atime as it was (O_NOATIME), where a plain read would update it', async (ctx) => {
     // atime older than mtime: under relatime (and strictatime) the next plain read updates atime.
@@ -97,6 +119,18 @@ describe('readRegularFile', () => {
     };
     await expect(openEvidence(join(dir, 'missing.txt'), recording)).rejects.toMatchObject({ code: 'ENOENT' });
     expect(flags).toEqual([SAFE_OPEN_FLAGS | constants.O_NOATIME]);
+    // The synchronous open of small files does the same.
+    tried.length = 0;
+    const strictSync = (q: Buffer | string, f: number) => {
+      tried.push(f);
+      if (f & constants.O_NOATIME) throw Object.assign(new Error('EPERM: operation not permitted'), { code: 'EPERM' });
+      return openSync(q, f);
+    };
+    const fd = openEvidenceSync(p, strictSync);
+    expect(readFileSync(fd, 'utf8')).toBe('x');
+    closeSync(fd);
+    expect(tried).toEqual([SAFE_OPEN_FLAGS | constants.O_NOATIME, SAFE_OPEN_FLAGS]);
+    expect(() => openEvidenceSync(join(dir, 'missing.txt'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type BigIntStats, constants } from 'node:fs';
+import { type BigIntStats, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { CHUNK_BYTES, chunkPool } from './zip-member.js';
 
@@ -67,6 +67,10 @@ export async function readRegularFile(
   sink: ((chunks: AsyncIterable<Buffer>) => Promise<void>) | undefined,
   observe?: (chunk: Buffer) => void,
 ): Promise<ReadResult> {
+  if (before.size <= BigInt(SYNC_READ_BYTES)) {
+    const small = await readSmallFile(fsPath, before, sink, observe);
+    if (small) return small;
+  }
   let fh: FileHandle;
   try {
     fh = await openEvidence(fsPath);
@@ -76,8 +80,6 @@ export async function readRegularFile(
   try {
     const atOpen = await fh.stat({ bigint: true });
     if (!atOpen.isFile()) return { error: 'no longer a regular file when opened; not read', sha256: '', bytesRead: 0 };
-    const changes: string[] = [];
-    if (atOpen.dev !== before.dev || atOpen.ino !== before.ino) changes.push('replaced after listing (device/inode differ)');
     const hash = createHash('sha256');
     let bytesRead = 0;
     let readError: string | undefined;
@@ -92,16 +94,25 @@ export async function readRegularFile(
     });
     if (sink) await sink(chunks);
     else for await (const c of chunks) chunkPool.give(c);
-    const after = await fh.stat({ bigint: true });
-    if (after.size !== before.size) changes.push(`size ${before.size} → ${after.size}`);
-    if (after.mtimeNs !== before.mtimeNs) changes.push('mtime changed');
-    if (BigInt(bytesRead) !== before.size) changes.push(`read ${bytesRead} of the ${before.size} bytes listed`);
-    else if (after.size > atOpen.size) changes.push(`the ${after.size - atOpen.size} bytes appended while reading were not read`);
-    const warnings = [...(changes.length > 0 ? [`changed while read: ${changes.join(', ')}`] : []), ...(readError ? [readError] : [])];
-    return { sha256: hash.digest('hex'), bytesRead, ...(warnings.length > 0 ? { warning: warnings.join('; ') } : {}) };
+    return readOutcome(before, atOpen, await fh.stat({ bigint: true }), bytesRead, readError, hash.digest('hex'));
   } finally {
     await fh.close().catch(() => {});
   }
+}
+
+/**
+ * The result of a read, from the file's lstat when listed, its fstat when opened and after the
+ * read: what changed meanwhile, and a read error, become the row's warning.
+ */
+export function readOutcome(before: BigIntStats, atOpen: BigIntStats, after: BigIntStats, bytesRead: number, readError: string | undefined, sha256: string): ReadResult {
+  const changes: string[] = [];
+  if (atOpen.dev !== before.dev || atOpen.ino !== before.ino) changes.push('replaced after listing (device/inode differ)');
+  if (after.size !== before.size) changes.push(`size ${before.size} → ${after.size}`);
+  if (after.mtimeNs !== before.mtimeNs) changes.push('mtime changed');
+  if (BigInt(bytesRead) !== before.size) changes.push(`read ${bytesRead} of the ${before.size} bytes listed`);
+  else if (after.size > atOpen.size) changes.push(`the ${after.size - atOpen.size} bytes appended while reading were not read`);
+  const warnings = [...(changes.length > 0 ? [`changed while read: ${changes.join(', ')}`] : []), ...(readError ? [readError] : [])];
+  return { sha256, bytesRead, ...(warnings.length > 0 ? { warning: warnings.join('; ') } : {}) };
 }
 
 /**
@@ -148,4 +159,79 @@ async function* readChunks(fh: FileHandle, size: number, seen: (chunk: Buffer) =
     const left = await next.catch(() => undefined);
     if (left) chunkPool.give(left);
   }
+}
+
+/**
+ * Files listed at this size or less are read with synchronous calls. Each await on libuv's pool
+ * (lstat, open, fstat, read, fstat, close) cost more than the call itself: a home of 10,000 small
+ * session files spent most of its collect between them. The calls, flags and checks are those
+ * of the streamed read; a file that grew past this by the time it is opened is streamed.
+ */
+export const SYNC_READ_BYTES = 256 * 1024;
+
+/** {@link openEvidence}, synchronous: O_NOATIME first, retried without it on EPERM (`openFile` is for tests). */
+export function openEvidenceSync(fsPath: Buffer | string, openFile: (p: Buffer | string, flags: number) => number = openSync): number {
+  if (NOATIME_FLAG !== 0) {
+    try {
+      return openFile(fsPath, SAFE_OPEN_FLAGS | NOATIME_FLAG);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
+    }
+  }
+  return openFile(fsPath, SAFE_OPEN_FLAGS);
+}
+
+/**
+ * A small file read as readRegularFile reads it, with synchronous calls: the bytes seen at open
+ * in one buffer, hashed, seen by `observe`, then handed to `sink`. Undefined when the open file
+ * is larger than {@link SYNC_READ_BYTES} (then it is closed and streamed instead).
+ */
+export async function readSmallFile(
+  fsPath: Buffer | string,
+  before: BigIntStats,
+  sink: ((chunks: AsyncIterable<Buffer>) => Promise<void>) | undefined,
+  observe?: (chunk: Buffer) => void,
+): Promise<ReadResult | undefined> {
+  let fd: number;
+  try {
+    fd = openEvidenceSync(fsPath);
+  } catch (err) {
+    return { error: openErrorReason(err as NodeJS.ErrnoException), sha256: '', bytesRead: 0 };
+  }
+  try {
+    const atOpen = fstatSync(fd, { bigint: true });
+    if (!atOpen.isFile()) return { error: 'no longer a regular file when opened; not read', sha256: '', bytesRead: 0 };
+    if (atOpen.size > BigInt(SYNC_READ_BYTES)) return undefined;
+    const size = Number(atOpen.size);
+    // Memory of its own, not a slice of Node's shared 8 KiB pool: the member holds it while it
+    // waits its turn, and a slice would keep the whole pool block alive.
+    const buf = Buffer.allocUnsafeSlow(size);
+    let got = 0;
+    let readError: string | undefined;
+    try {
+      while (got < size) {
+        const n = readSync(fd, buf, got, size - got, got);
+        if (n === 0) break;
+        got += n;
+      }
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      readError = `read error after ${got} bytes (${e.code ?? e.message}); the archived copy holds the bytes read`;
+    }
+    const bytes = buf.subarray(0, got);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    if (got > 0) observe?.(bytes);
+    if (sink) await sink(once(got > 0 ? bytes : undefined));
+    return readOutcome(before, atOpen, fstatSync(fd, { bigint: true }), got, readError, sha256);
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      // Nothing to do: the bytes were read.
+    }
+  }
+}
+
+async function* once(b: Buffer | undefined): AsyncGenerator<Buffer> {
+  if (b) yield b;
 }

@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises';
+import { type BigIntStats, lstatSync } from 'node:fs';
 import type { Catalog } from './catalog.js';
 import {
   compileCollectIf,
@@ -111,7 +111,15 @@ export class Run implements WalkHost {
     const b = this.batch;
     this.batch = undefined;
     if (!b) return;
+    let turn = performance.now();
     for (const e of b.entries) {
+      // Small files are read with synchronous calls (read-small.ts), so a run of them may never
+      // wait on the event loop: it gets a turn now and then, for Ctrl-C, the progress line and
+      // the deflates that finished meanwhile.
+      if (performance.now() - turn > TURN_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turn = performance.now();
+      }
       if ('row' in e) {
         this.emit(e.row);
         continue;
@@ -119,7 +127,7 @@ export class Run implements WalkHost {
       // The walks of every catalog came between this file's listing and now: the same file's
       // metadata is taken again right before the read, as an unbatched walk would have it (a
       // file replaced meanwhile keeps its listing, so the read says it was replaced).
-      const st = await lstat(e.found.fsPath, { bigint: true }).catch(() => undefined);
+      const st = lstatNow(e.found.fsPath);
       const fresh = st?.isFile() && st.dev === e.found.st.dev && st.ino === e.found.st.ino ? st : e.found.st;
       await this.readFile({ ...e.found, st: fresh }, e.claims);
     }
@@ -280,4 +288,16 @@ interface Batch {
 
 function joinReason(a: string, b: string): string {
   return b ? `${a}; ${b}` : a;
+}
+
+/** The longest the batch's reads go on without giving the event loop a turn. */
+const TURN_MS = 25;
+
+/** lstat now, synchronously (an await on libuv's pool for each file cost more than the call); undefined when it fails. */
+function lstatNow(fsPath: Buffer): BigIntStats | undefined {
+  try {
+    return lstatSync(fsPath, { bigint: true });
+  } catch {
+    return undefined;
+  }
 }

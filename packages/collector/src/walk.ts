@@ -1,5 +1,5 @@
-import type { BigIntStats } from 'node:fs';
-import { lstat, opendir, readlink } from 'node:fs/promises';
+import { type BigIntStats, lstatSync } from 'node:fs';
+import { readlink } from 'node:fs/promises';
 import type { Matcher } from './globs.js';
 import { decodeName, kindOf, memberRel, statColumns } from './names.js';
 import { AHEAD, type Early, early, type Listed, listDir, plan } from './walk-listing.js';
@@ -124,22 +124,26 @@ export async function countTree(dir: Buffer, sep: string, signal?: AbortSignal):
   while (stack.length > 0) {
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const d = stack.pop()!;
+    let listed: Listed[];
     try {
-      const handle = await opendir(d, { encoding: 'buffer' as BufferEncoding });
-      for await (const ent of handle) {
-        const p = join(d, sep, ent.name as unknown as Buffer);
-        if (ent.isDirectory()) stack.push(p);
-        else if (ent.isFile()) {
-          try {
-            acc.files += 1;
-            acc.bytes += Number((await lstat(p, { bigint: true })).size);
-          } catch {
-            acc.unreadable += 1;
-          }
-        }
-      }
+      listed = await listDir(d);
     } catch {
       acc.unreadable += 1;
+      continue;
+    }
+    for (const { name, type } of listed) {
+      const p = join(d, sep, name);
+      if (type === 'dir') stack.push(p);
+      else if (type === 'file') {
+        acc.files += 1;
+        // Synchronously: an excluded worktree holds a whole checkout, and an await on libuv's
+        // pool for each file cost several times the call.
+        try {
+          acc.bytes += Number(lstatSync(p, { bigint: true }).size);
+        } catch {
+          acc.unreadable += 1;
+        }
+      }
     }
   }
   return acc;
@@ -162,8 +166,9 @@ export async function walkTree(
   if (scope.limit?.stopped) return;
   let st: BigIntStats;
   try {
-    // What the lstat says decides, whether asked for now or ahead (the listing is then unused).
-    st = await (pre?.st ?? lstat(fsPath, { bigint: true }));
+    // What the lstat says decides, whether asked for ahead (the listing is then unused) or now:
+    // synchronously, as an await on libuv's pool costs several times the call.
+    st = pre ? await pre.st : lstatSync(fsPath, { bigint: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return;

@@ -21,6 +21,12 @@ export const STORE_ABOVE = 15 / 16;
  */
 export const READ_AHEAD_BYTES = 8 * CHUNK_BYTES;
 
+/**
+ * What each member counts for in the read-ahead beside its bytes: its buffers, promises and
+ * headers. Thousands of small files fit in 8 MiB of bytes; with this, at most 512 are in flight.
+ */
+export const MEMBER_WEIGHT = 16 * 1024;
+
 /** The collector's read buffers (read-file.ts lends them; the zip writer gives them back). */
 export const chunkPool = new ChunkPool(CHUNK_BYTES);
 
@@ -98,6 +104,7 @@ export async function takeIn(host: IntakeHost, stream: Readable | AsyncIterable<
   // bytes give the same archive), and whether the stream ended.
   let ended = false;
   let left: Buffer | undefined;
+  let weight = MEMBER_WEIGHT;
   const chunk = async (): Promise<Buffer | undefined> => {
     await host.room();
     const parts: Buffer[] = left ? [left] : [];
@@ -120,7 +127,8 @@ export async function takeIn(host: IntakeHost, stream: Readable | AsyncIterable<
       left = chunkPool.owns(last) ? Buffer.from(last.subarray(keep)) : last.subarray(keep);
     }
     const c = parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : Buffer.concat(parts);
-    host.taken(c?.length ?? 0);
+    host.taken((c?.length ?? 0) + weight);
+    weight = 0;
     return c;
   };
   const first = (await chunk()) ?? Buffer.alloc(0);

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { DeflatePool } from './deflate-pool.js';
 import type { CollectionInfo } from './types.js';
 import { centralRecord, checkedName, dataDescriptor, dosDateTime, endRecords, localHeader, type ZipEntry } from './zip-format.js';
-import { CHUNK_BYTES, chunkPool, type IntakeHost, type Member, READ_AHEAD_BYTES, STORE_ABOVE, signal, takeIn, waitFor } from './zip-member.js';
+import { CHUNK_BYTES, chunkPool, type IntakeHost, MEMBER_WEIGHT, type Member, READ_AHEAD_BYTES, STORE_ABOVE, signal, takeIn, waitFor } from './zip-member.js';
 
 export { CHUNK_BYTES, READ_AHEAD_BYTES, STORE_ABOVE } from './zip-member.js';
 
@@ -28,6 +28,9 @@ export type Compression = (typeof COMPRESSIONS)[number];
 /** The deflate level of each choice; 0 stores. */
 export const COMPRESSION_LEVEL: Record<Compression, number> = { fast: 1, standard: 6, best: 9, store: 0 };
 
+/** The stage for small writes: the ~1 MiB gathered plus one piece under 64 KiB. */
+const STAGE_BYTES = (1 << 20) + (1 << 16);
+
 // An empty final block (BFINAL, fixed Huffman, end of block): closes a stream of sync-flushed chunks.
 const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
 
@@ -40,7 +43,12 @@ export class ZipWriter implements IntakeHost {
   private readonly entries: ZipEntry[] = [];
   readonly level: number;
   private offset = 0;
-  private held: Buffer[] = [];
+  /**
+   * Headers and small members, copied in until ~1 MiB is gathered for one write. Copied rather
+   * than held: each small buffer is a slice of one of Node's shared 8 KiB pool blocks, and held
+   * ones kept their whole blocks alive (tens of MB over thousands of small files).
+   */
+  private stage = Buffer.allocUnsafeSlow(STAGE_BYTES);
   private heldBytes = 0;
   private intakes: Promise<void> = Promise.resolve();
   private outputs: Promise<void> = Promise.resolve();
@@ -144,7 +152,7 @@ export class ZipWriter implements IntakeHost {
 
   /**
    * Queue bytes for the file (hashed on the way), in ~1 MiB writes; waits when the disk is behind.
-   * A buffer lent by {@link chunkPool} is given back once written (or copied, when held).
+   * A buffer lent by {@link chunkPool} is given back once written (or copied into the stage).
    */
   private async emit(buf: Buffer): Promise<void> {
     this.check();
@@ -157,10 +165,9 @@ export class ZipWriter implements IntakeHost {
       await this.write(buf);
       return;
     }
-    if (chunkPool.owns(buf)) {
-      this.held.push(Buffer.from(buf));
-      chunkPool.give(buf);
-    } else this.held.push(buf);
+    if (this.heldBytes + buf.length > this.stage.length) await this.flush();
+    buf.copy(this.stage, this.heldBytes);
+    if (chunkPool.owns(buf)) chunkPool.give(buf);
     this.heldBytes += buf.length;
     if (this.heldBytes >= 1 << 20) await this.flush();
   }
@@ -174,8 +181,9 @@ export class ZipWriter implements IntakeHost {
 
   private async flush(): Promise<void> {
     if (this.heldBytes === 0) return;
-    const data = this.held.length === 1 ? this.held[0] : Buffer.concat(this.held);
-    this.held = [];
+    // A fresh stage: libuv reads this one until the write is done.
+    const data = this.stage.subarray(0, this.heldBytes);
+    this.stage = Buffer.allocUnsafeSlow(STAGE_BYTES);
     this.heldBytes = 0;
     await this.write(data);
   }
@@ -259,6 +267,7 @@ export class ZipWriter implements IntakeHost {
       if (e.method === 8) await put(FINAL_BLOCK, 0);
       await this.emit(dataDescriptor(e));
     }
+    this.written(MEMBER_WEIGHT);
     this.entries.push(e);
   }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm bench [--size 160m|1g|2g] [--runs N] [--only collect,walk,parse,analyze,reports,findings,dedup,scaling,rows,fleet,hostile] [--seed S]
+// pnpm bench [--size 160m|1g|2g] [--runs N] [--only collect,walk,small,parse,analyze,reports,findings,dedup,scaling,rows,fleet,hostile] [--seed S]
 // Generates (or reuses) three corpora of size/16, size/4 and size under bench/.work/ (plus, for
 // `rows`, one log of ten million `{}` lines and, for `fleet`, fifty 20 MiB corpora and one of
 // their total size), runs each benchmark against its baseline interleaved, prints a table with
@@ -10,17 +10,19 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseSize } from './generate.mjs';
-import { corpusOf, fleetCorpora, manyRowsCorpus, sizeLabel, walkCorpus } from './lib/corpora.mjs';
+import { corpusOf, fleetCorpora, manyRowsCorpus, sizeLabel, smallFilesCorpus, walkCorpus } from './lib/corpora.mjs';
 import { haveTool } from './lib/commands.mjs';
 import { ROOT } from './lib/packages.mjs';
 import * as Sections from './lib/sections.mjs';
 import { evaluateTargets, printReport } from './lib/report.mjs';
 
-const ALL = ['collect', 'walk', 'parse', 'analyze', 'reports', 'findings', 'dedup', 'scaling', 'rows', 'fleet', 'hostile'];
+const ALL = ['collect', 'walk', 'small', 'parse', 'analyze', 'reports', 'findings', 'dedup', 'scaling', 'rows', 'fleet', 'hostile'];
 /** The row-count extreme: lines of `{}` in one event log. */
 const ROWS = 10_000_000;
 /** Files of the walk bench's project tree. */
 const WALK_FILES = 60_000;
+/** Files of the small-files bench's home. */
+const SMALL_FILES = 10_000;
 /** The fleet: this many archives of this size, against one archive of their total size. */
 const FLEET = { count: 50, size: 20 * 1024 * 1024 };
 
@@ -75,6 +77,7 @@ async function main() {
   };
   await section('collect', () => Sections.collectSection(main16, o.runs));
   await section('walk', () => Sections.walkSection(walkCorpus(WALK_FILES), o.runs));
+  await section('small', () => Sections.smallSection(smallFilesCorpus(SMALL_FILES), o.runs));
   await section('parse', () => Sections.parseSection(main16, o.runs));
   await section('analyze', () => Sections.analyzeSection(main16, o.runs));
   await section('reports', () => Sections.reportsSection(main16, o.runs));

@@ -85,6 +85,28 @@ export async function runWalkCollect(corpus, empty = false) {
   return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes };
 }
 
+/** aitrail collect of the small-files corpus's home. */
+export async function runSmallCollect(corpus) {
+  const has = cliHas('collect');
+  if (has !== true) return { unavailable: has };
+  mkdirSync(OUT, { recursive: true });
+  const out = join(OUT, `collect-${corpus.label}.zip`);
+  for (const f of [out, `${out}.sha256`, `${out}.partial`]) rmSync(f, { force: true });
+  const r = await measure('node', [CLI, 'collect', '--home', join(corpus.dir, 'kim'), '--out', out]);
+  if (r.code !== 0 || !existsSync(out)) return fail('aitrail collect', r);
+  const archiveBytes = statSync(out).size;
+  rmSync(out, { force: true });
+  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes, archiveBytes };
+}
+
+/** Baseline: sha256sum of every file of the small-files home. */
+export async function runSmallSha(corpus) {
+  if (!haveTool('sha256sum')) return { unavailable: 'sha256sum is not installed (coreutils)' };
+  const r = await measure('find .codex -type f -print0 | xargs -0 sha256sum > /dev/null', [], { cwd: join(corpus.dir, 'kim'), shell: true });
+  if (r.code !== 0) return fail('sha256sum', r);
+  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes };
+}
+
 /** Baseline: find listing every entry of the project (the listings alone, no stat of a file). */
 export async function runFind(corpus) {
   const r = await measure('find repo > /dev/null', [], { cwd: corpus.dir, shell: true });

@@ -96,3 +96,35 @@ export function walkCorpus(files) {
   writeFileSync(meta, `${JSON.stringify(c)}\n`);
   return { ...c, dir, label };
 }
+
+/**
+ * A home of `files` small Codex session files (about 2.5 KiB each, one folder a day): what a
+ * heavy user's `~/.codex/sessions` (or Claude Code's `todos/`) makes the collector read, where
+ * the cost is per file rather than per byte.
+ */
+export function smallFilesCorpus(files) {
+  const label = `small-${files}`;
+  const dir = join(CORPUS, label);
+  const meta = join(dir, 'corpus.json');
+  if (existsSync(meta)) {
+    const c = JSON.parse(readFileSync(meta, 'utf8'));
+    if (c.files === files) return { ...c, dir, label };
+  }
+  process.stderr.write(`writing ${files} small session files in ${dir}\n`);
+  rmSync(dir, { recursive: true, force: true });
+  let bytes = 0;
+  for (let n = 0; n < files; n++) {
+    const day = String(1 + (n % 28)).padStart(2, '0');
+    const folder = join(dir, 'kim', '.codex', 'sessions', '2026', '01', day);
+    if (n < 28) mkdirSync(folder, { recursive: true });
+    const at = `2026-01-${day}T00:00:00Z`;
+    const lines = [JSON.stringify({ timestamp: at, type: 'session_meta', payload: { id: `s${n}`, cwd: `/home/kim/p${n % 50}`, originator: 'codex_cli_rs' } })];
+    for (let k = 0; k < 8; k++) lines.push(JSON.stringify({ timestamp: at, type: 'response_item', payload: { type: 'message', role: k % 2 ? 'assistant' : 'user', content: [{ type: 'input_text', text: `message ${k} of session ${n} `.repeat(10) }] } }));
+    const text = `${lines.join('\n')}\n`;
+    writeFileSync(join(folder, `rollout-2026-01-${day}T00-00-00-${String(n).padStart(8, '0')}.jsonl`), text);
+    bytes += text.length;
+  }
+  const c = { generator: 'small', files, homes: ['kim'], sessions: [], counts: {}, bytes, eventsBytes: bytes };
+  writeFileSync(meta, `${JSON.stringify(c)}\n`);
+  return { ...c, dir, label };
+}

@@ -108,6 +108,11 @@ export function printReport(rep) {
     if (w.find) rows.push(sideRow('  find over the project', w.find, w.ratioFind ? `collect/find ${fx(w.ratioFind.median)}` : ''));
     if (w.empty) rows.push(sideRow('  collect, empty home', w.empty, ''));
   }
+  if (r.small) {
+    const x = r.small;
+    rows.push(sideRow(`collect, ${x.files ?? '?'} small files`, x.unavailable ? x : x.collect, x.collect ? `${fmtMiB(x.collect.bytes)} of files; archive ${fmtMiB(x.collect.archiveBytes ?? 0)}` : ''));
+    if (x.sha) rows.push(sideRow('  sha256sum every file', x.sha, x.ratioSha ? `collect/sha256sum ${fx(x.ratioSha.median)} (CPU ${fx(x.ratioShaCpu.median)})` : ''));
+  }
   if (r.parse) {
     const p = r.parse;
     rows.push(sideRow('parse events.jsonl', p.unavailable ? p : p.parse, p.parse ? `${p.parse.label}; ${p.parse.mbps.median.toFixed(0)} MiB/s, ${p.parse.rows} rows` : ''));

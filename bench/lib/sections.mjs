@@ -72,6 +72,18 @@ export async function walkSection(corpus, runs) {
   return res;
 }
 
+/** Many small files (issue 23): collect against sha256sum of the same files, where the cost is per file. */
+export async function smallSection(corpus, runs) {
+  const r = await interleaved(runs, () => C.runSmallCollect(corpus), { sha: () => C.runSmallSha(corpus) });
+  if (r.unavailable) return { unavailable: r.unavailable };
+  const res = { collect: side(r.measured), sha: side(r.baselines.sha), files: corpus.files };
+  if (Array.isArray(r.baselines.sha)) {
+    res.ratioSha = pairRatio(r.measured, r.baselines.sha, (a) => a.ms, (b) => b.ms);
+    res.ratioShaCpu = pairRatio(r.measured, r.baselines.sha, (a) => a.cpuMs, (b) => b.cpuMs);
+  }
+  return res;
+}
+
 export async function parseSection(corpus, runs) {
   const r = await interleaved(runs, () => C.runParse(corpus, 'parser'), { bare: () => C.runParse(corpus, 'bare') });
   if (r.unavailable) return { unavailable: r.unavailable };

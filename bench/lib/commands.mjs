@@ -85,7 +85,7 @@ export async function runWalkCollect(corpus, empty = false) {
   return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes };
 }
 
-/** aitrail collect of the small-files corpus's home. */
+/** aitrail collect of the small-files corpus's home (its archive kept for analyze). */
 export async function runSmallCollect(corpus) {
   const has = cliHas('collect');
   if (has !== true) return { unavailable: has };
@@ -94,9 +94,7 @@ export async function runSmallCollect(corpus) {
   for (const f of [out, `${out}.sha256`, `${out}.partial`]) rmSync(f, { force: true });
   const r = await measure('node', [CLI, 'collect', '--home', join(corpus.dir, 'kim'), '--out', out]);
   if (r.code !== 0 || !existsSync(out)) return fail('aitrail collect', r);
-  const archiveBytes = statSync(out).size;
-  rmSync(out, { force: true });
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes, archiveBytes };
+  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes, archiveBytes: statSync(out).size, archive: out };
 }
 
 /** Baseline: sha256sum of every file of the small-files home. */

@@ -108,11 +108,12 @@ export function smallFilesCorpus(files) {
   const meta = join(dir, 'corpus.json');
   if (existsSync(meta)) {
     const c = JSON.parse(readFileSync(meta, 'utf8'));
-    if (c.files === files) return { ...c, dir, label };
+    if (c.files === files && c.version === 2) return { ...c, dir, label };
   }
   process.stderr.write(`writing ${files} small session files in ${dir}\n`);
   rmSync(dir, { recursive: true, force: true });
   let bytes = 0;
+  const sessions = [];
   for (let n = 0; n < files; n++) {
     const day = String(1 + (n % 28)).padStart(2, '0');
     const folder = join(dir, 'kim', '.codex', 'sessions', '2026', '01', day);
@@ -121,10 +122,13 @@ export function smallFilesCorpus(files) {
     const lines = [JSON.stringify({ timestamp: at, type: 'session_meta', payload: { id: `s${n}`, cwd: `/home/kim/p${n % 50}`, originator: 'codex_cli_rs' } })];
     for (let k = 0; k < 8; k++) lines.push(JSON.stringify({ timestamp: at, type: 'response_item', payload: { type: 'message', role: k % 2 ? 'assistant' : 'user', content: [{ type: 'input_text', text: `message ${k} of session ${n} `.repeat(10) }] } }));
     const text = `${lines.join('\n')}\n`;
-    writeFileSync(join(folder, `rollout-2026-01-${day}T00-00-00-${String(n).padStart(8, '0')}.jsonl`), text);
+    const name = `rollout-2026-01-${day}T00-00-00-${String(n).padStart(8, '0')}.jsonl`;
+    writeFileSync(join(folder, name), text);
+    // The bare loop's files (bench/workers/parse.mjs reads `sessions`).
+    sessions.push({ user: 'kim', rel: `.codex/sessions/2026/01/${day}/${name}`, bytes: text.length });
     bytes += text.length;
   }
-  const c = { generator: 'small', files, homes: ['kim'], sessions: [], counts: {}, bytes, eventsBytes: bytes };
+  const c = { generator: 'small', version: 2, files, homes: ['kim'], sessions, counts: {}, bytes, eventsBytes: bytes };
   writeFileSync(meta, `${JSON.stringify(c)}\n`);
   return { ...c, dir, label };
 }

@@ -112,6 +112,8 @@ export function printReport(rep) {
     const x = r.small;
     rows.push(sideRow(`collect, ${x.files ?? '?'} small files`, x.unavailable ? x : x.collect, x.collect ? `${fmtMiB(x.collect.bytes)} of files; archive ${fmtMiB(x.collect.archiveBytes ?? 0)}` : ''));
     if (x.sha) rows.push(sideRow('  sha256sum every file', x.sha, x.ratioSha ? `collect/sha256sum ${fx(x.ratioSha.median)} (CPU ${fx(x.ratioShaCpu.median)})` : ''));
+    if (x.analyze) rows.push(sideRow(`analyze, ${x.files ?? '?'} small files`, x.analyze, `${x.analyze.rows ?? '?'} rows`));
+    if (x.bare) rows.push(sideRow('  bare JSON.parse loop', x.bare, x.ratioBare ? `analyze/bare throughput ${fx(x.ratioBare.median)} (CPU ${fx(x.ratioBareCpu.median)})` : ''));
   }
   if (r.parse) {
     const p = r.parse;

@@ -72,7 +72,10 @@ export async function walkSection(corpus, runs) {
   return res;
 }
 
-/** Many small files (issue 23): collect against sha256sum of the same files, where the cost is per file. */
+/**
+ * Many small files, where the cost is per file: collect against sha256sum of the same files
+ * (issue 23), then analyze of that archive against the bare JSON.parse loop over them (issue 12).
+ */
 export async function smallSection(corpus, runs) {
   const r = await interleaved(runs, () => C.runSmallCollect(corpus), { sha: () => C.runSmallSha(corpus) });
   if (r.unavailable) return { unavailable: r.unavailable };
@@ -80,6 +83,15 @@ export async function smallSection(corpus, runs) {
   if (Array.isArray(r.baselines.sha)) {
     res.ratioSha = pairRatio(r.measured, r.baselines.sha, (a) => a.ms, (b) => b.ms);
     res.ratioShaCpu = pairRatio(r.measured, r.baselines.sha, (a) => a.cpuMs, (b) => b.cpuMs);
+  }
+  const archive = r.measured.at(-1).archive;
+  const a = await interleaved(runs, () => C.runAnalyzeInputs([archive], corpus.label), { bare: () => C.runParse(corpus, 'bare') });
+  if (a.unavailable) return { ...res, analyzeUnavailable: a.unavailable };
+  res.analyze = side(a.measured);
+  res.bare = side(a.baselines.bare);
+  if (Array.isArray(a.baselines.bare)) {
+    res.ratioBare = pairRatio(a.baselines.bare, a.measured, (b) => b.ms, (m) => m.ms);
+    res.ratioBareCpu = pairRatio(a.baselines.bare, a.measured, (b) => b.cpuMs, (m) => m.cpuMs);
   }
   return res;
 }

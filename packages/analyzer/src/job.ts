@@ -290,6 +290,7 @@ export async function runJob(job: Job, env: JobEnv, sink: ChunkSink): Promise<Jo
   for (const ju of job.units) units.push(await runUnit(job, ju, env, access, tap, writer, ship));
   writer.flush();
   await ship();
+  writer.release();
   const read = tap ? await tap.finish() : undefined;
   const outcome: JobOutcome = { id: job.id, units };
   if (read) outcome.read = read;

@@ -29,6 +29,8 @@ const env = new JobEnv(setup, plugins.flatMap((p) => p.parsers), openMembers);
 let credits = MAX_IN_FLIGHT;
 let wake: (() => void) | null = null;
 const post = (m: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer);
+/** The jobs sent and not yet done, run in turn. */
+let queue: Promise<void> = Promise.resolve();
 
 async function sink(chunk: Buffer, records: number): Promise<void> {
   while (credits === 0) await new Promise<void>((res) => (wake = res));
@@ -47,7 +49,9 @@ port.on('message', (m: ToWorker) => {
   } else if (m.type === 'keys') {
     env.setKeys(m.keys);
   } else if (m.type === 'job') {
-    runJob(m.job, env, sink).then(
+    // One job after the other, in the order sent: the pool sends the next before this one ends.
+    const job = m.job;
+    queue = queue.then(() => runJob(job, env, sink)).then(
       (outcome) => {
         try {
           post({ type: 'done', outcome });

@@ -28,6 +28,9 @@ export class InlinePool implements ParsePool {
   }
 }
 
+/** Jobs each worker holds: the one it runs and the next. */
+const JOBS_AHEAD = 2;
+
 /** Jobs on `n` worker threads (parse-worker.ts), each taking the next job when done with one. */
 export class WorkerPool implements ParsePool {
   private constructor(
@@ -134,7 +137,9 @@ export class WorkerPool implements ParsePool {
         });
       }
       if (jobs.length === 0) return finish();
-      for (const w of this.workers) dispatch(w);
+      // Each worker holds its next job while it runs one: a worker that waited for the main
+      // thread's answer between jobs sat idle a third of the time over 10,000 small files.
+      for (let i = 0; i < JOBS_AHEAD; i++) for (const w of this.workers) dispatch(w);
     });
   }
 

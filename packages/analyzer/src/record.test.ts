@@ -126,6 +126,25 @@ describe('RecordWriter chunks', () => {
     expect([...recordOffsets(few)]).toHaveLength(3);
   });
 
+  it('hand a released buffer to the next writer, never one a shipped chunk still uses', () => {
+    // Job after job on one thread: each writer takes the buffer the last one released. What the
+    // earlier jobs shipped (exact copies, or full buffers the writer let go) must not change.
+    const shipped: Buffer[] = [];
+    const texts: string[] = [];
+    for (let job = 0; job < 4; job++) {
+      const w = new RecordWriter((c) => shipped.push(c), 4096);
+      const rows = job === 2 ? 60 : 3;
+      for (let i = 0; i < rows; i++) {
+        texts.push(`job ${job} row ${i}`);
+        w.add({ ...base, text: `job ${job} row ${i}`, ord: texts.length }, u);
+      }
+      w.flush();
+      w.release();
+    }
+    const seen = shipped.flatMap((c) => [...recordOffsets(c)].map((off) => { const v = newRecordView(); readRecord(c, off, v); return JSON.parse(c.toString('utf8', v.json[0], v.json[5])).text; }));
+    expect(seen).toEqual(texts);
+  });
+
   it('ship full chunks in their own buffer, each at least half used, with every record once', () => {
     const chunks = write(400, 4096);
     expect(chunks.length).toBeGreaterThan(5);

@@ -9,18 +9,48 @@ import yauzl from 'yauzl';
  */
 export const MEMBER_READ_BYTES = 256 * 1024;
 
+/** Bytes read at once for small reads, kept for the next ones (see {@link ArchiveFileReader.readBlock}). */
+export const BLOCK_BYTES = 64 * 1024;
+
+/** Reads up to this size go through the block. */
+const SMALL_READ_BYTES = 16 * 1024;
+
 /**
  * yauzl's reader over an open file, for `yauzl.fromRandomAccessReader`: yauzl keeps every check of
  * its own (headers, bounds, sizes); only the reads are ours, positioned and in large pieces.
  */
 export class ArchiveFileReader extends yauzl.RandomAccessReader {
-  constructor(private readonly fd: number) {
+  /** The last block read for small reads (see {@link BLOCK_BYTES}). */
+  private block: { pos: number; buf: Buffer } | undefined;
+
+  constructor(readonly fd: number) {
     super();
   }
 
   /** The bytes of `[start, end)` as a stream of pieces of at most {@link MEMBER_READ_BYTES}. */
   override _readStreamForRange(start: number, end: number): Readable {
-    return new RangeStream(this.fd, start, end);
+    return new RangeStream(this, start, end);
+  }
+
+  /** `[position, position + length)` copied from the block in hand, if it holds them (else false). */
+  fromBlock(buffer: Buffer, offset: number, length: number, position: number): boolean {
+    const b = this.block;
+    if (!b || position < b.pos || position + length > b.pos + b.buf.length) return false;
+    b.buf.copy(buffer, offset, position - b.pos, position - b.pos + length);
+    return true;
+  }
+
+  /**
+   * Read the block at `position` (fewer bytes at the end of the file) and keep it: the next small
+   * reads nearby (the central directory's entries, a member's local header, a small member's
+   * data, the members after it) are copied from it instead of each being a read of its own.
+   */
+  readBlock(position: number, callback: (err: Error | null) => void): void {
+    const buf = Buffer.allocUnsafeSlow(BLOCK_BYTES);
+    read(this.fd, buf, 0, BLOCK_BYTES, position, (err, n) => {
+      if (!err) this.block = { pos: position, buf: n < BLOCK_BYTES ? buf.subarray(0, n) : buf };
+      callback(err);
+    });
   }
 
   /**
@@ -29,6 +59,23 @@ export class ArchiveFileReader extends yauzl.RandomAccessReader {
    */
   override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null) => void): void {
     const done = callback as (err: Error | null, bytesRead?: number) => void;
+    if (length <= SMALL_READ_BYTES) {
+      if (this.fromBlock(buffer, offset, length, position)) {
+        process.nextTick(done, null, length);
+        return;
+      }
+      this.readBlock(position, (err) => {
+        if (err) done(err);
+        else if (this.fromBlock(buffer, offset, length, position)) done(null, length);
+        else this.readDirect(buffer, offset, length, position, done);
+      });
+      return;
+    }
+    this.readDirect(buffer, offset, length, position, done);
+  }
+
+  /** Positioned reads until `length` bytes or the end of the file. */
+  private readDirect(buffer: Buffer, offset: number, length: number, position: number, done: (err: Error | null, bytesRead?: number) => void): void {
     const step = (got: number): void => {
       if (got >= length) {
         done(null, got);
@@ -57,7 +104,7 @@ class RangeStream extends Readable {
   private pos: number;
 
   constructor(
-    private readonly fd: number,
+    private readonly reader: ArchiveFileReader,
     start: number,
     private readonly end: number,
   ) {
@@ -72,7 +119,13 @@ class RangeStream extends Readable {
       return;
     }
     const b = Buffer.allocUnsafe(len);
-    read(this.fd, b, 0, len, this.pos, (err, got) => {
+    // A small member's data usually sits in the block its local header was read from.
+    if (len <= SMALL_READ_BYTES && this.reader.fromBlock(b, 0, len, this.pos)) {
+      this.pos += len;
+      this.push(b);
+      return;
+    }
+    read(this.reader.fd, b, 0, len, this.pos, (err, got) => {
       if (err) this.destroy(err);
       else if (got === 0) this.push(null);
       else {

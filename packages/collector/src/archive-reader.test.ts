@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,42 @@ describe('openArchive', () => {
     const r = await openArchive(p);
     await expect(text(await r.openMember('big.txt'))).rejects.toThrow(/big\.txt/);
     r.close();
+  });
+  it('reads every member of one past many 64 KiB blocks, in any order, and a 300 KiB one', async () => {
+    // The reader keeps the last 64 KiB read for small reads (archive-file-reader.ts): members and
+    // central directory entries on either side of a block's end must come back whole.
+    const members: [string, Buffer][] = Array.from({ length: 400 }, (_, i) => [`m/${i}.bin`, i % 2 ? randomBytes(700 + i) : Buffer.from(`member ${i} `.repeat(50 + i))]);
+    members.push(['big.bin', randomBytes(300 * 1024)]);
+    const p = await makeZip('blocks.zip', members);
+    const r = await openArchive(p);
+    const order = [...members.keys()].sort((a, b) => ((a * 7919) % 401) - ((b * 7919) % 401));
+    for (const i of order) {
+      const chunks: Buffer[] = [];
+      for await (const c of await r.openMember(members[i][0])) chunks.push(c as Buffer);
+      expect(Buffer.concat(chunks).equals(members[i][1]), members[i][0]).toBe(true);
+    }
+    r.close();
+  });
+
+  it('inflates a small member at once with the same checks: its bytes, or an error naming it', async () => {
+    const body = 'small member '.repeat(300);
+    const p = await makeZip('small.zip', [['s.txt', body]]);
+    const r = await openArchive(p);
+    expect(await text(await r.openMember('s.txt'))).toBe(body);
+    r.close();
+    // Declared one byte short, then one byte long: too many bytes, not enough bytes.
+    const buf = readFileSync(p);
+    const cd = buf.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    for (const [size, message] of [
+      [body.length - 1, /s\.txt: too many bytes in the stream/],
+      [body.length + 1, /s\.txt: not enough bytes in the stream/],
+    ] as const) {
+      buf.writeUInt32LE(size, cd + 24);
+      writeFileSync(p, buf);
+      const lied = await openArchive(p);
+      await expect(text(await lied.openMember('s.txt'))).rejects.toThrow(message);
+      lied.close();
+    }
   });
   it('checks member names', () => {
     for (const bad of ['/etc/passwd', 'a/../../b', 'a\\b', 'C:/x', 'a\0b', '']) expect(unsafeMemberName(bad)).toBeTruthy();

@@ -113,7 +113,7 @@ export class Run implements WalkHost {
     if (!b) return;
     let turn = performance.now();
     for (const e of b.entries) {
-      // Small files are read with synchronous calls (read-small.ts), so a run of them may never
+      // Small files are read with synchronous calls (read-file.ts readSmallFile), so a run of them may never
       // wait on the event loop: it gets a turn now and then, for Ctrl-C, the progress line and
       // the deflates that finished meanwhile.
       if (performance.now() - turn > TURN_MS) {

@@ -28,8 +28,11 @@ export class InlinePool implements ParsePool {
   }
 }
 
-/** Jobs each worker holds: the one it runs and the next. */
+/** Jobs a worker holds at most: the one it runs and the next. */
 const JOBS_AHEAD = 2;
+/** A job this small (its member's bytes) may wait behind another on a worker. */
+const AHEAD_JOB_BYTES = 1024 * 1024;
+const jobBytes = (j: Job) => j.row.bytes_read ?? j.row.size ?? 0;
 
 /** Jobs on `n` worker threads (parse-worker.ts), each taking the next job when done with one. */
 export class WorkerPool implements ParsePool {
@@ -92,11 +95,20 @@ export class WorkerPool implements ParsePool {
         });
         chain.catch(finish);
       };
+      // Jobs each worker holds: the one it runs, and the next while that is a small one.
+      const held = new Map<Worker, number>(this.workers.map((w) => [w, 0]));
+      const send = (w: Worker) => {
+        active++;
+        held.set(w, held.get(w)! + 1);
+        w.postMessage({ type: 'job', job: jobs[next++] } satisfies ToWorker);
+      };
       const dispatch = (w: Worker) => {
-        if (next < jobs.length) {
-          active++;
-          w.postMessage({ type: 'job', job: jobs[next++] } satisfies ToWorker);
-        } else if (active === 0) finish();
+        if (next < jobs.length && held.get(w) === 0) send(w);
+        // A worker that waited for the main thread's answer between jobs sat idle a third of the
+        // time over 10,000 small files. Only a small job waits behind another: a large one
+        // queued behind a larger one could have run on a free worker meanwhile.
+        while (next < jobs.length && held.get(w)! < JOBS_AHEAD && jobBytes(jobs[next]) <= AHEAD_JOB_BYTES) send(w);
+        if (next >= jobs.length && active === 0) finish();
       };
       const onAbort = () => {
         try {
@@ -119,6 +131,7 @@ export class WorkerPool implements ParsePool {
             then(() => {
               onDone(m.outcome);
               active--;
+              held.set(w, held.get(w)! - 1);
               dispatch(w);
             });
           } else if (m.type === 'error') {
@@ -137,9 +150,7 @@ export class WorkerPool implements ParsePool {
         });
       }
       if (jobs.length === 0) return finish();
-      // Each worker holds its next job while it runs one: a worker that waited for the main
-      // thread's answer between jobs sat idle a third of the time over 10,000 small files.
-      for (let i = 0; i < JOBS_AHEAD; i++) for (const w of this.workers) dispatch(w);
+      for (const w of this.workers) dispatch(w);
     });
   }
 

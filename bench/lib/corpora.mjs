@@ -34,22 +34,32 @@ export function corpusOf(size, seed, name) {
  * (an object without a "type"), so the rows are as many as the lines and as small as rows get.
  */
 export function manyRowsCorpus(lines) {
-  const label = `rows-${lines}`;
+  return madeOnce(`rows-${lines}`, (c) => c.lines === lines, `${lines} lines of {}`, (dir) => {
+    const rel = '.copilot/session-state/00000000-0000-4000-8000-0000000000aa/events.jsonl';
+    mkdirSync(join(dir, 'alice', rel, '..'), { recursive: true });
+    const fd = openSync(join(dir, 'alice', rel), 'w');
+    const block = '{}\n'.repeat(100_000);
+    for (let n = 0; n < lines; n += 100_000) writeSync(fd, n + 100_000 <= lines ? block : '{}\n'.repeat(lines - n));
+    closeSync(fd);
+    return { generator: 'rows', lines, homes: ['alice'], sessions: [{ user: 'alice', rel, bytes: lines * 3 }], counts: { '{}': lines }, bytes: lines * 3, eventsBytes: lines * 3 };
+  });
+}
+
+/**
+ * A corpus under bench/.work/corpus/<label>, made once by `make(dir)` (which returns what its
+ * corpus.json holds) and reused while that corpus.json passes `ok`.
+ */
+function madeOnce(label, ok, what, make) {
   const dir = join(CORPUS, label);
   const meta = join(dir, 'corpus.json');
   if (existsSync(meta)) {
     const c = JSON.parse(readFileSync(meta, 'utf8'));
-    if (c.lines === lines) return { ...c, dir, label };
+    if (ok(c)) return { ...c, dir, label };
   }
-  process.stderr.write(`writing ${lines} lines of {} in ${dir}\n`);
+  process.stderr.write(`writing ${what} in ${dir}\n`);
   rmSync(dir, { recursive: true, force: true });
-  const rel = '.copilot/session-state/00000000-0000-4000-8000-0000000000aa/events.jsonl';
-  mkdirSync(join(dir, 'alice', rel, '..'), { recursive: true });
-  const fd = openSync(join(dir, 'alice', rel), 'w');
-  const block = '{}\n'.repeat(100_000);
-  for (let n = 0; n < lines; n += 100_000) writeSync(fd, n + 100_000 <= lines ? block : '{}\n'.repeat(lines - n));
-  closeSync(fd);
-  const c = { generator: 'rows', lines, homes: ['alice'], sessions: [{ user: 'alice', rel, bytes: lines * 3 }], counts: { '{}': lines }, bytes: lines * 3, eventsBytes: lines * 3 };
+  mkdirSync(dir, { recursive: true });
+  const c = make(dir);
   writeFileSync(meta, `${JSON.stringify(c)}\n`);
   return { ...c, dir, label };
 }
@@ -66,35 +76,27 @@ export function fleetCorpora(count, size) {
  */
 export function walkCorpus(files) {
   const label = `walk-${files}`;
-  const dir = join(CORPUS, label);
-  const meta = join(dir, 'corpus.json');
-  const proj = join(dir, 'repo');
-  if (existsSync(meta)) {
-    const c = JSON.parse(readFileSync(meta, 'utf8'));
-    // The home records the project by its absolute path: a moved checkout makes it again.
-    if (c.files === files && c.project === proj) return { ...c, dir, label };
-  }
-  process.stderr.write(`writing a project of ${files} files in ${dir}\n`);
-  rmSync(dir, { recursive: true, force: true });
-  const put = (rel, text) => {
-    mkdirSync(join(dir, rel, '..'), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  };
-  put('sean/.claude.json', JSON.stringify({ projects: { [proj]: {} } }));
-  put('repo/CLAUDE.md', '# repo\n');
-  put('repo/.claude/settings.json', '{}\n');
-  for (let i = 0; i < 1000; i++) put(`repo/node_modules/pkg${i % 50}/f${i}.js`, 'x');
-  let bytes = 0;
-  for (let n = 0; n < files; n++) {
-    const text = `export const v${n} = ${n};\n`;
-    if (n % 20 === 0) mkdirSync(join(proj, `src${Math.floor(n / 1000)}`, `m${Math.floor(n / 20) % 50}`), { recursive: true });
-    writeFileSync(join(proj, `src${Math.floor(n / 1000)}`, `m${Math.floor(n / 20) % 50}`, `f${n}.ts`), text);
-    bytes += text.length;
-  }
-  put(`repo/src0/m0/CLAUDE.md`, '# nested\n');
-  const c = { generator: 'walk', files, project: proj, homes: ['sean'], sessions: [], counts: {}, bytes, eventsBytes: 0 };
-  writeFileSync(meta, `${JSON.stringify(c)}\n`);
-  return { ...c, dir, label };
+  const proj = join(CORPUS, label, 'repo');
+  // The home records the project by its absolute path: a moved checkout makes it again.
+  return madeOnce(label, (c) => c.files === files && c.project === proj, `a project of ${files} files`, (dir) => {
+    const put = (rel, text) => {
+      mkdirSync(join(dir, rel, '..'), { recursive: true });
+      writeFileSync(join(dir, rel), text);
+    };
+    put('sean/.claude.json', JSON.stringify({ projects: { [proj]: {} } }));
+    put('repo/CLAUDE.md', '# repo\n');
+    put('repo/.claude/settings.json', '{}\n');
+    for (let i = 0; i < 1000; i++) put(`repo/node_modules/pkg${i % 50}/f${i}.js`, 'x');
+    let bytes = 0;
+    for (let n = 0; n < files; n++) {
+      const text = `export const v${n} = ${n};\n`;
+      if (n % 20 === 0) mkdirSync(join(proj, `src${Math.floor(n / 1000)}`, `m${Math.floor(n / 20) % 50}`), { recursive: true });
+      writeFileSync(join(proj, `src${Math.floor(n / 1000)}`, `m${Math.floor(n / 20) % 50}`, `f${n}.ts`), text);
+      bytes += text.length;
+    }
+    put('repo/src0/m0/CLAUDE.md', '# nested\n');
+    return { generator: 'walk', files, project: proj, homes: ['sean'], sessions: [], counts: {}, bytes, eventsBytes: 0 };
+  });
 }
 
 /**
@@ -103,32 +105,23 @@ export function walkCorpus(files) {
  * the cost is per file rather than per byte.
  */
 export function smallFilesCorpus(files) {
-  const label = `small-${files}`;
-  const dir = join(CORPUS, label);
-  const meta = join(dir, 'corpus.json');
-  if (existsSync(meta)) {
-    const c = JSON.parse(readFileSync(meta, 'utf8'));
-    if (c.files === files && c.version === 2) return { ...c, dir, label };
-  }
-  process.stderr.write(`writing ${files} small session files in ${dir}\n`);
-  rmSync(dir, { recursive: true, force: true });
-  let bytes = 0;
-  const sessions = [];
-  for (let n = 0; n < files; n++) {
-    const day = String(1 + (n % 28)).padStart(2, '0');
-    const folder = join(dir, 'kim', '.codex', 'sessions', '2026', '01', day);
-    if (n < 28) mkdirSync(folder, { recursive: true });
-    const at = `2026-01-${day}T00:00:00Z`;
-    const lines = [JSON.stringify({ timestamp: at, type: 'session_meta', payload: { id: `s${n}`, cwd: `/home/kim/p${n % 50}`, originator: 'codex_cli_rs' } })];
-    for (let k = 0; k < 8; k++) lines.push(JSON.stringify({ timestamp: at, type: 'response_item', payload: { type: 'message', role: k % 2 ? 'assistant' : 'user', content: [{ type: 'input_text', text: `message ${k} of session ${n} `.repeat(10) }] } }));
-    const text = `${lines.join('\n')}\n`;
-    const name = `rollout-2026-01-${day}T00-00-00-${String(n).padStart(8, '0')}.jsonl`;
-    writeFileSync(join(folder, name), text);
-    // The bare loop's files (bench/workers/parse.mjs reads `sessions`).
-    sessions.push({ user: 'kim', rel: `.codex/sessions/2026/01/${day}/${name}`, bytes: text.length });
-    bytes += text.length;
-  }
-  const c = { generator: 'small', version: 2, files, homes: ['kim'], sessions, counts: {}, bytes, eventsBytes: bytes };
-  writeFileSync(meta, `${JSON.stringify(c)}\n`);
-  return { ...c, dir, label };
+  return madeOnce(`small-${files}`, (c) => c.files === files && c.version === 2, `${files} small session files`, (dir) => {
+    let bytes = 0;
+    const sessions = [];
+    for (let n = 0; n < files; n++) {
+      const day = String(1 + (n % 28)).padStart(2, '0');
+      const folder = join(dir, 'kim', '.codex', 'sessions', '2026', '01', day);
+      if (n < 28) mkdirSync(folder, { recursive: true });
+      const at = `2026-01-${day}T00:00:00Z`;
+      const lines = [JSON.stringify({ timestamp: at, type: 'session_meta', payload: { id: `s${n}`, cwd: `/home/kim/p${n % 50}`, originator: 'codex_cli_rs' } })];
+      for (let k = 0; k < 8; k++) lines.push(JSON.stringify({ timestamp: at, type: 'response_item', payload: { type: 'message', role: k % 2 ? 'assistant' : 'user', content: [{ type: 'input_text', text: `message ${k} of session ${n} `.repeat(10) }] } }));
+      const text = `${lines.join('\n')}\n`;
+      const name = `rollout-2026-01-${day}T00-00-00-${String(n).padStart(8, '0')}.jsonl`;
+      writeFileSync(join(folder, name), text);
+      // The bare loop's files (bench/workers/parse.mjs reads `sessions`).
+      sessions.push({ user: 'kim', rel: `.codex/sessions/2026/01/${day}/${name}`, bytes: text.length });
+      bytes += text.length;
+    }
+    return { generator: 'small', version: 2, files, homes: ['kim'], sessions, counts: {}, bytes, eventsBytes: bytes };
+  });
 }

@@ -74,6 +74,9 @@ export interface Job {
   units: JobUnit[];
 }
 
+/** The bytes of a job's member (as read, else as listed): what orders jobs, largest first. */
+export const jobBytes = (j: Job): number => j.row.bytes_read ?? j.row.size ?? 0;
+
 /** A dedup record as a job sends it: [ord, key, session, time, repeat]. */
 export type WireRecord = [number, string, string, number | null, 0 | 1];
 

@@ -3,7 +3,7 @@ import type { Parser } from '@aitrail/parsers';
 import { type Input, parseableRows, planUnits, type Unit } from './artifacts.js';
 import { credentialScanEligible } from './credential-scan.js';
 import { checkedRows, precheck } from './integrity.js';
-import type { Job, JobUnit } from './job.js';
+import { type Job, type JobUnit, jobBytes } from './job.js';
 
 /** Who a unit's rows belong to, as the timeline says it. */
 export interface UnitIdentity {
@@ -84,8 +84,7 @@ export function planParse(inputs: Input[], parsers: readonly Parser[], failed: R
     }
   }
   // Largest first, so the last job to finish is a small one (the order changes nothing in the outputs).
-  const size = (j: Job) => j.row.bytes_read ?? j.row.size ?? 0;
-  for (const list of [first, second]) list.sort((a, b) => size(b) - size(a) || a.id - b.id);
+  for (const list of [first, second]) list.sort((a, b) => jobBytes(b) - jobBytes(a) || a.id - b.id);
   const ordered = [...units.filter((u) => u.secondary), ...units.filter((u) => !u.secondary)];
   const indexes = offered.map(({ rows }) => rows.filter((r) => !r.secret));
   const sidecars = offered.map(({ rows }) => rows.map((r) => r.archive_path));

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { type ChunkSink, type Job, type JobEnv, type JobOutcome, type JobSetup, runJob, type SecondaryKeys } from './job.js';
+import { type ChunkSink, type Job, type JobEnv, type JobOutcome, type JobSetup, jobBytes, runJob, type SecondaryKeys } from './job.js';
 import type { FromWorker, ToWorker } from './parse-worker.js';
 
 /** Runs parse jobs, on worker threads or inline; chunks and outcomes are handed over in order per job. */
@@ -32,7 +32,6 @@ export class InlinePool implements ParsePool {
 const JOBS_AHEAD = 2;
 /** A job this small (its member's bytes) may wait behind another on a worker. */
 const AHEAD_JOB_BYTES = 1024 * 1024;
-const jobBytes = (j: Job) => j.row.bytes_read ?? j.row.size ?? 0;
 
 /** Jobs on `n` worker threads (parse-worker.ts), each taking the next job when done with one. */
 export class WorkerPool implements ParsePool {
@@ -76,7 +75,6 @@ export class WorkerPool implements ParsePool {
   run(jobs: Job[], onChunk: ChunkSink, onDone: (o: JobOutcome) => void): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       let next = 0;
-      let active = 0;
       let failed = false;
       // Chunks and outcomes are taken one at a time, in arrival order: a spill in progress
       // holds the queue, and the workers wait for their acknowledgements meanwhile.
@@ -98,7 +96,6 @@ export class WorkerPool implements ParsePool {
       // Jobs each worker holds: the one it runs, and the next while that is a small one.
       const held = new Map<Worker, number>(this.workers.map((w) => [w, 0]));
       const send = (w: Worker) => {
-        active++;
         held.set(w, held.get(w)! + 1);
         w.postMessage({ type: 'job', job: jobs[next++] } satisfies ToWorker);
       };
@@ -108,7 +105,7 @@ export class WorkerPool implements ParsePool {
         // time over 10,000 small files. Only a small job waits behind another: a large one
         // queued behind a larger one could have run on a free worker meanwhile.
         while (next < jobs.length && held.get(w)! < JOBS_AHEAD && jobBytes(jobs[next]) <= AHEAD_JOB_BYTES) send(w);
-        if (next >= jobs.length && active === 0) finish();
+        if (next >= jobs.length && [...held.values()].every((n) => n === 0)) finish();
       };
       const onAbort = () => {
         try {
@@ -130,7 +127,6 @@ export class WorkerPool implements ParsePool {
           } else if (m.type === 'done') {
             then(() => {
               onDone(m.outcome);
-              active--;
               held.set(w, held.get(w)! - 1);
               dispatch(w);
             });

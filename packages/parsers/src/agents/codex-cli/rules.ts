@@ -8,8 +8,18 @@ import { RULES_RE } from './paths.js';
 /** A Starlark value as far as rules use them: strings and (nested) lists of strings. */
 type Value = string | Value[];
 
-/** Read one string or list at `i`; undefined for anything else. Textual: no Starlark is evaluated. */
-function readValue(s: string, i: number): { v: Value; end: number } | undefined {
+/** Rules files are a few KB; past this much text the rest of a file is not read (one row says so). */
+const MAX_RULES_CHARS = 16 * 1024 * 1024;
+
+/** Lists nested deeper than this are not a rule's (and would run the reader's stack out). */
+const MAX_DEPTH = 32;
+
+/**
+ * Read one string or list at `i`: the value and where it ends, or where reading failed. Textual:
+ * no Starlark is evaluated. A string ends at its line's end (Starlark strings do not span lines),
+ * so an unclosed quote costs the rest of its line, never the rest of the file.
+ */
+function readValue(s: string, i: number, depth = 0): { v: Value; end: number } | { fail: number } {
   while (/\s/.test(s[i] ?? '')) i++;
   const q = s[i];
   if (q === '"' || q === "'") {
@@ -20,23 +30,24 @@ function readValue(s: string, i: number): { v: Value; end: number } | undefined 
         continue;
       }
       if (s[j] === q) return { v: out, end: j + 1 };
+      if (s[j] === '\n') return { fail: j };
       out += s[j];
     }
-    return undefined;
+    return { fail: s.length };
   }
-  if (q === '[') {
+  if (q === '[' && depth < MAX_DEPTH) {
     const items: Value[] = [];
     let j = i + 1;
     for (;;) {
       while (/[\s,]/.test(s[j] ?? '')) j++;
       if (s[j] === ']') return { v: items, end: j + 1 };
-      const item = readValue(s, j);
-      if (!item) return undefined;
+      const item = readValue(s, j, depth + 1);
+      if ('fail' in item) return item;
       items.push(item.v);
       j = item.end;
     }
   }
-  return undefined;
+  return { fail: i };
 }
 
 /** The keyword arguments of one `prefix_rule(...)` call text, those that are strings or lists. */
@@ -45,7 +56,7 @@ function kwargs(call: string): Map<string, Value> {
   const re = /\b([a-z_]+)\s*=/g;
   for (let m = re.exec(call); m; m = re.exec(call)) {
     const v = readValue(call, m.index + m[0].length);
-    if (v) {
+    if ('v' in v) {
       out.set(m[1], v.v);
       re.lastIndex = v.end;
     }
@@ -53,41 +64,86 @@ function kwargs(call: string): Map<string, Value> {
   return out;
 }
 
-/** The end of a call whose `(` is at `open`, skipping strings; -1 when the file ends first. */
-function callEnd(s: string, open: number): number {
+const CALL = 'prefix_rule';
+const isIdent = (c: string | undefined) => c !== undefined && /\w/.test(c);
+
+/**
+ * The `)` closing the call whose `(` is at `open`, skipping strings; or where it fails: an
+ * unclosed string's line end, the next `prefix_rule` met outside a string (rules do not nest, so
+ * the call was left open there), or the end of the file.
+ */
+function callEnd(s: string, open: number): { end: number } | { fail: number } {
   let depth = 0;
   for (let i = open; i < s.length; i++) {
     const c = s[i];
     if (c === '"' || c === "'") {
       const v = readValue(s, i);
-      if (!v) return -1;
+      if ('fail' in v) return v;
       i = v.end - 1;
     } else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return i;
+    else if (c === ')' && --depth === 0) return { end: i };
+    else if (c === 'p' && s.startsWith(CALL, i) && !isIdent(s[i - 1]) && !isIdent(s[i + CALL.length])) return { fail: i };
   }
-  return -1;
+  return { fail: s.length };
+}
+
+/**
+ * Line numbers and comment marks for positions met in increasing order. Each newline and each
+ * `#` is looked for once, so a file of one long line costs its length, not its length squared.
+ */
+function lineTracker(text: string) {
+  let line = 1;
+  let lineStart = 0;
+  let nextNl = text.indexOf('\n');
+  // The first `#` at or after lineStart (-1: none left in the file).
+  let hash = -2;
+  return {
+    /** The 1-based line of `at`, and whether a `#` comes before it on that line (a comment). */
+    at(at: number): { line: number; commented: boolean } {
+      while (nextNl >= 0 && nextNl < at) {
+        line++;
+        lineStart = nextNl + 1;
+        nextNl = text.indexOf('\n', lineStart);
+      }
+      if (hash !== -1 && hash < lineStart) hash = text.indexOf('#', lineStart);
+      return { line, commented: hash >= 0 && hash < at };
+    },
+  };
 }
 
 async function* parseRules(a: Artifact): AsyncGenerator<Row> {
-  // Rules files are small; lines are joined so a rule may span several.
+  // Lines are joined so a rule may span several.
   const lines: string[] = [];
-  for await (const l of readLines(a.stream())) lines.push(l.text);
+  let chars = 0;
+  let cutAt = 0;
+  for await (const l of readLines(a.stream())) {
+    chars += l.text.length + 1;
+    if (chars > MAX_RULES_CHARS) {
+      cutAt = l.line;
+      break;
+    }
+    lines.push(l.text);
+  }
   const text = lines.join('\n');
   const from = a.rel.replace(/^.*?\.codex\//i, '');
   const project = a.scope === 'project' ? (a.projectRoot ?? '') : '';
-  const lineAt = (i: number) => text.slice(0, i).split('\n').length;
-  for (const m of text.matchAll(/\bprefix_rule\s*\(/g)) {
-    const open = (m.index ?? 0) + m[0].length - 1;
+  const lines0 = lineTracker(text);
+  const re = /\bprefix_rule\s*\(/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const { line, commented } = lines0.at(m.index);
     // A commented-out rule is not in force.
-    const lineStart = text.lastIndexOf('\n', m.index) + 1;
-    if (text.slice(lineStart, m.index).includes('#')) continue;
-    const end = callEnd(text, open);
-    const line = lineAt(m.index ?? 0);
-    if (end < 0) {
-      yield makeRow('system', `parser: unparseable rule (expected prefix_rule(...), found an unclosed call): ${text.slice(m.index, (m.index ?? 0) + 200)}`, { timestamp_utc: a.mtime, source_line: line, tag: 'bad_line' });
+    if (commented) continue;
+    const open = m.index + m[0].length - 1;
+    const call = callEnd(text, open);
+    if ('fail' in call) {
+      yield makeRow('system', `parser: unparseable rule (expected prefix_rule(...), found an unclosed call): ${text.slice(m.index, m.index + 200)}`, { timestamp_utc: a.mtime, source_line: line, tag: 'bad_line' });
+      // On from where it failed: the text before was read once already.
+      re.lastIndex = Math.max(call.fail, m.index + 1);
       continue;
     }
-    const args = kwargs(text.slice(open + 1, end));
+    // Past the call: a rule named inside a justification is text, not a rule.
+    re.lastIndex = call.end + 1;
+    const args = kwargs(text.slice(open + 1, call.end));
     const pattern = args.get('pattern');
     const decision = args.get('decision');
     const justification = args.get('justification');
@@ -95,6 +151,7 @@ async function* parseRules(a: Artifact): AsyncGenerator<Row> {
     if (typeof justification === 'string') t += ` justification=${justification}`;
     yield makeRow('system', `${t} (from ${from || posix.basename(a.rel)})`, { timestamp_utc: a.mtime, project_path: project, source_line: line, tag: 'permission_setting' });
   }
+  if (cutAt > 0) yield makeRow('system', `parser: rules file longer than ${MAX_RULES_CHARS} characters (expected a few KB of prefix_rule calls): line ${cutAt} and after not read`, { timestamp_utc: a.mtime, source_line: cutAt, tag: 'bad_line' });
 }
 
 /** Execution-policy rules: `rules/*.rules` (allow rules the TUI saves), `policy/*.codexpolicy|*.execpolicy`. */

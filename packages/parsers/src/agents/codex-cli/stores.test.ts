@@ -230,6 +230,46 @@ enabled = false
       [8, 'parser: unparseable rule (expected prefix_rule(...), found an unclosed call): prefix_rule(pattern=["x"'],
     ]);
   });
+
+  it('rules: a call left open ends at the next rule, an open quote at its line; a rule named in a justification is text', async () => {
+    const rules = ['prefix_rule(pattern=["a"], decision="allow"', 'prefix_rule(pattern=["b"], decision="prompt")', 'prefix_rule(pattern=["c], decision="allow")', 'prefix_rule(pattern=["d"], justification="not prefix_rule(pattern=[\'e\'])")'].join('\n');
+    const rows = await collectRows(parser('rules'), memoryArtifact('.codex/rules/default.rules', rules), recordingContext());
+    const bad = 'parser: unparseable rule (expected prefix_rule(...), found an unclosed call): ';
+    expect(rows.map((r) => [r.source_line, r.tag, r.text])).toEqual([
+      [1, 'bad_line', `${bad}${rules.slice(0, 200)}`],
+      [2, 'permission_setting', 'permission setting: prefix_rule pattern=["b"] decision=prompt (from rules/default.rules)'],
+      [3, 'bad_line', `${bad}${rules.slice(rules.indexOf('prefix_rule(pattern=["c]'), rules.indexOf('prefix_rule(pattern=["c]') + 200)}`],
+      [4, 'permission_setting', "permission setting: prefix_rule pattern=[\"d\"] decision=allow justification=not prefix_rule(pattern=['e']) (from rules/default.rules)"],
+    ]);
+  });
+
+  it('rules: hostile files (one long line of open calls, deep lists, a file past the size bound) give rows that say so', async () => {
+    // The first made the reader rescan the file for every call (its length squared); the second
+    // ran it out of stack. Read in 64 KiB chunks: the 7-byte ones of memoryArtifact take seconds here.
+    const bigArtifact = (body: string) => memoryArtifact('.codex/rules/default.rules', body, {}, { stream: async function* () { const b = Buffer.from(body); for (let i = 0; i < b.length; i += 65536) yield b.subarray(i, i + 65536); } });
+    const oneLine = 'prefix_rule(pattern=["x"], decision="allow") '.repeat(20_000) + 'prefix_rule("'.repeat(20_000);
+    const rows = await collectRows(parser('rules'), bigArtifact(oneLine), recordingContext());
+    expect(rows.filter((r) => r.tag === 'permission_setting')).toHaveLength(20_000);
+    expect(rows.filter((r) => r.tag === 'bad_line').length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.source_line === 1)).toBe(true);
+
+    const deep = await collectRows(parser('rules'), bigArtifact(`prefix_rule(pattern=${'['.repeat(100_000)})`), recordingContext());
+    expect(deep.map((r) => r.tag)).toEqual(['permission_setting']);
+    expect(deep[0].text).toContain('pattern=- decision=allow');
+
+    const first = 'prefix_rule(pattern=["ok"])';
+    const filler = `${'#'.repeat(1023)}\n`;
+    const big = `${first}\n${filler.repeat(17_000)}prefix_rule(pattern=["late"])\n`;
+    const cut = await collectRows(parser('rules'), bigArtifact(big), recordingContext());
+    // The first line whose text (and newline) takes the total past 16 MiB characters.
+    const bound = 16 * 1024 * 1024;
+    const cutLine = 2 + Math.floor((bound - first.length - 1) / filler.length);
+    expect(cut.map((r) => [r.tag, r.source_line])).toEqual([
+      ['permission_setting', 1],
+      ['bad_line', cutLine],
+    ]);
+    expect(cut[1].text).toBe(`parser: rules file longer than ${bound} characters (expected a few KB of prefix_rule calls): line ${cutLine} and after not read`);
+  });
 });
 
 describe('history.json, imports and processes', () => {

@@ -26,6 +26,25 @@ const USER = JSON.stringify(
 );
 
 describe('mcp-config parser', () => {
+  it('a config of 20,000 servers names the line of each, in one pass (each lookup once walked the keys and counted the lines before it)', async () => {
+    const servers = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`s${i}`, { command: 'node', args: [`${i}.js`] }]));
+    const text = JSON.stringify({ mcpServers: servers }, null, 2);
+    const { mcpServers } = await parseText(copilotMcpConfigParser, '.copilot/mcp-config.json', text);
+    expect(mcpServers).toHaveLength(20_000);
+    const lines = text.split('\n');
+    const keyLine = (name: string) => lines.findIndex((l) => l.startsWith(`    "${name}": {`)) + 1;
+    for (const name of ['s0', 's1', 's9999', 's19999']) expect(mcpServers.find((m) => m.name === name)?.line).toBe(keyLine(name));
+    // A list of servers: each named `#n` by position, its line that of its `{`, the line above its
+    // command (whose 0-based index is that 1-based line).
+    const listText = JSON.stringify({ servers: [{ command: 'first' }, { command: 'second' }] }, null, 2);
+    const listed = (await parseText(copilotMcpConfigParser, '.copilot/mcp-config.json', listText)).mcpServers;
+    const elementLine = (command: string) => listText.split('\n').findIndex((l) => l.includes(`"command": "${command}"`));
+    expect(listed.map((m) => [m.name, m.line])).toEqual([
+      ['#1', elementLine('first')],
+      ['#2', elementLine('second')],
+    ]);
+  });
+
   it("reports the user's servers with their transport, command, key names and line, values only as secrets, and gives no row", async () => {
     const { rows, mcpServers, warnings } = await parseText(copilotMcpConfigParser, '.copilot/mcp-config.json', USER);
     expect(rows).toEqual([]);

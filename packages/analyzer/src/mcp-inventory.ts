@@ -58,7 +58,9 @@ function isCredential(where: string, value: string): boolean {
 /** Gathers the MCP reports of one agent in one home and turns them into entries and findings. */
 export class McpCollector {
   private readonly entries = new Map<string, McpServerEntry>();
-  private readonly attachments: { report: McpServerReport; file: string }[] = [];
+  // Tool caches and failure logs by server name, folded as they come: a log of a million
+  // failures keeps the first MAX_FAILURES of each name and a count, not a million reports.
+  private readonly attached = new Map<string, Attached>();
   // Secret values per server name, in memory only: a failure message from a log is scrubbed of them too.
   private readonly secretValues = new Map<string, Set<string>>();
   readonly findings: McpCredentialFinding[] = [];
@@ -68,7 +70,7 @@ export class McpCollector {
     const name = typeof report.name === 'string' ? report.name : String(report.name ?? '');
     const configured = !!(report.command || report.url || report.transport || report.env_keys?.length || report.args?.length);
     if (!configured && (report.tools || report.failure)) {
-      this.attachments.push({ report: { ...report, name }, file });
+      this.fold(name, report, file);
       return;
     }
     const scope = report.scope ?? '';
@@ -153,20 +155,69 @@ export class McpCollector {
     }
   }
 
+  private fold(name: string, report: McpServerReport, file: string): void {
+    let a = this.attached.get(name);
+    if (!a) {
+      a = { file, line: typeof report.line === 'number' ? report.line : null, tools: [], toolNames: new Set(), toolsFile: '', failures: [], failuresTotal: 0 };
+      this.attached.set(name, a);
+    }
+    if (report.tools) {
+      if (!a.toolsFile) a.toolsFile = file;
+      // Twice MAX_TOOLS: an entry holds at most MAX_TOOLS names of its own, so the first
+      // MAX_TOOLS it lacks are among these, as if every cache had been merged in one by one.
+      for (const t of report.tools) {
+        const n = String(t?.name ?? '');
+        if (a.toolNames.has(n) || a.tools.length >= 2 * MAX_TOOLS) continue;
+        a.toolNames.add(n);
+        a.tools.push(t);
+      }
+    }
+    if (report.failure) {
+      a.failuresTotal++;
+      if (a.failures.length < MAX_FAILURES) a.failures.push({ report, file });
+    }
+  }
+
   /** Every server: configured ones, with the caches and failures of the same name attached. */
   finish(): McpServerEntry[] {
-    for (const { report, file } of this.attachments) {
-      const same = [...this.entries.values()].filter((e) => e.name === report.name);
-      if (same.length === 0) {
-        const e: McpServerEntry = { name: report.name, scope: '', project_path: '', transport: '', command: '', args: [], url: '', env_keys: [], header_keys: [], disabled: false, file, line: typeof report.line === 'number' ? report.line : null, tools: null, tools_file: '', failures: [], failures_total: 0, secrets: 0 };
-        this.entries.set(`${file}\0\0\0${report.name}`, e);
-        same.push(e);
-      }
-      for (const e of same) this.attach(e, report, file);
+    // Entries by name, built once: looked up by scanning every entry for each cache or failure,
+    // 32,000 server names took two minutes.
+    const byName = new Map<string, McpServerEntry[]>();
+    for (const e of this.entries.values()) {
+      const same = byName.get(e.name);
+      if (same) same.push(e);
+      else byName.set(e.name, [e]);
     }
-    this.attachments.length = 0;
+    for (const [name, a] of this.attached) {
+      let same = byName.get(name);
+      if (!same) {
+        const e: McpServerEntry = { name, scope: '', project_path: '', transport: '', command: '', args: [], url: '', env_keys: [], header_keys: [], disabled: false, file: a.file, line: a.line, tools: null, tools_file: '', failures: [], failures_total: 0, secrets: 0 };
+        this.entries.set(`${a.file}\0\0\0${name}`, e);
+        same = [e];
+      }
+      for (const e of same) {
+        if (a.toolsFile) this.attach(e, { name, scope: '', tools: a.tools }, a.toolsFile);
+        // The failures past the kept ones are counted; the kept ones go through attach (redacted there).
+        e.failures_total += a.failuresTotal - a.failures.length;
+        for (const f of a.failures) this.attach(e, f.report, f.file);
+      }
+    }
+    this.attached.clear();
     return [...this.entries.values()].sort((a, b) => cmp(a.name, b.name) || cmp(a.scope, b.scope) || cmp(a.project_path, b.project_path) || cmp(a.file, b.file));
   }
+}
+
+/** What the tool caches and failure logs that configure nothing said of one server name. */
+interface Attached {
+  /** The first report's file and line: where an entry for a server no config names points. */
+  file: string;
+  line: number | null;
+  tools: NonNullable<McpServerReport['tools']>;
+  toolNames: Set<string>;
+  /** The first file that gave tools. */
+  toolsFile: string;
+  failures: { report: McpServerReport; file: string }[];
+  failuresTotal: number;
 }
 
 function cmp(a: string, b: string): number {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HintRule } from './catalog.js';
-import { forEachLine, HINT_MAX_LINE_BYTES, hintValues, lineKeys, readBounded, readHintValues } from './project-hints.js';
+import { forEachLine, HINT_MAX_LINE_BYTES, hintValues, lineKeys, readBounded, readHintValues, stripJsonComments } from './project-hints.js';
 
 const T = mkdtempSync(join(tmpdir(), 'aitrail-hints-'));
 afterAll(() => rmSync(T, { recursive: true, force: true }));
@@ -86,5 +86,29 @@ describe('project hints', () => {
     expect(hintValues(ws, 'id: s1\ncwd: /srv/first\nsummary: x\ncwd: /srv/last\n')).toEqual(['/srv/last']);
     const bomb = ['a: &a [x, x]', ...Array.from({ length: 12 }, (_, i) => `b${i}: &b${i} [*${i === 0 ? 'a' : `b${i - 1}`}, *${i === 0 ? 'a' : `b${i - 1}`}]`), 'cwd: /srv/x'].join('\n');
     expect(hintValues(ws, bomb)).toEqual([]);
+  });
+});
+
+describe('stripJsonComments', () => {
+  it.each([
+    ['no slash at all', '{"a": 1}', '{"a": 1}'],
+    ['a line comment becomes its line end', 'a // c\nb', 'a \nb'],
+    ['a line comment at the end without a newline', 'a//c', 'a\n'],
+    ['slashes inside a string stay', '"http://x" // c', '"http://x" \n'],
+    ['an escaped quote does not end the string', '{"a":"\\"//"} /* x */ 1', '{"a":"\\"//"}  1'],
+    ['an escaped backslash before the closing quote', '"esc \\\\" // c\n2', '"esc \\\\" \n2'],
+    ['block comments go whole', 'x /* a */ y /* b */z', 'x  y z'],
+    ['an unclosed block comment runs to the end', 'x /* open', 'x '],
+    ['a lone slash outside a string stays', '1 / 2', '1 / 2'],
+  ])('%s', (_name, text, expected) => {
+    expect(stripJsonComments(text)).toBe(expected);
+  });
+
+  it('an 11 MB global state with URLs and comments parses to the same value as without them', () => {
+    const projects = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`/srv/p${i}`, { url: `https://example.com/${i}`, history: [{ display: 'x'.repeat(40) }] }]));
+    const plain = JSON.stringify({ projects });
+    const commented = `// state\n${plain.replace('"projects":', '/* every project */ "projects":')}`;
+    expect(JSON.parse(stripJsonComments(commented))).toEqual(JSON.parse(plain));
+    expect(stripJsonComments(plain)).toBe(plain);
   });
 });

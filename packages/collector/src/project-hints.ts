@@ -218,28 +218,39 @@ export async function readHintValues(rule: HintRule, fsPath: Buffer | string, ho
   return r ? result() : { values: [], remote: [] };
 }
 
-/** Strip `//` and `/* *\/` comments outside strings (JSONC, as config.json and settings.json are). */
+/**
+ * Strip `//` and `/* *\/` comments outside strings (JSONC, as config.json and settings.json are).
+ * The text between comments is copied in slices: built a character at a time, an 11 MB
+ * `.claude.json` became a string of 11 million pieces and took 440 MB.
+ */
 export function stripJsonComments(text: string): string {
-  let out = '';
+  if (!text.includes('/')) return text;
+  const parts: string[] = [];
+  // The start of the text not copied yet.
+  let from = 0;
   let inStr = false;
   for (let i = 0; i < text.length; i += 1) {
-    const c = text[i];
+    const c = text.charCodeAt(i);
     if (inStr) {
-      out += c;
-      if (c === '\\') out += text[++i] ?? '';
-      else if (c === '"') inStr = false;
-    } else if (c === '"') {
-      inStr = true;
-      out += c;
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i += 1;
-      out += '\n';
-    } else if (c === '/' && text[i + 1] === '*') {
-      i = text.indexOf('*/', i + 2);
-      if (i < 0) break;
-      i += 1;
-    } else out += c;
+      if (c === 92) i += 1;
+      else if (c === 34) inStr = false;
+    } else if (c === 34) inStr = true;
+    else if (c === 47 && text.charCodeAt(i + 1) === 47) {
+      // A line comment becomes its line's end.
+      parts.push(text.slice(from, i), '\n');
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl;
+      from = i + 1;
+    } else if (c === 47 && text.charCodeAt(i + 1) === 42) {
+      parts.push(text.slice(from, i));
+      const close = text.indexOf('*/', i + 2);
+      // An unclosed block comment runs to the end.
+      if (close < 0) return parts.join('');
+      i = close + 1;
+      from = i + 1;
+    }
   }
-  return out;
+  parts.push(text.slice(from));
+  return parts.join('');
 }
 

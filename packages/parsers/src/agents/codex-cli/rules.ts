@@ -23,15 +23,22 @@ function readValue(s: string, i: number, depth = 0): { v: Value; end: number } |
   while (/\s/.test(s[i] ?? '')) i++;
   const q = s[i];
   if (q === '"' || q === "'") {
-    let out = '';
+    // Copied in slices between escapes: a character at a time, a long value became a string of
+    // that many pieces, tens of bytes each.
+    const parts: string[] = [];
+    let from = i + 1;
     for (let j = i + 1; j < s.length; j++) {
-      if (s[j] === '\\' && j + 1 < s.length) {
-        out += s[++j];
+      const c = s[j];
+      if (c === '\\' && j + 1 < s.length) {
+        parts.push(s.slice(from, j));
+        from = ++j;
         continue;
       }
-      if (s[j] === q) return { v: out, end: j + 1 };
-      if (s[j] === '\n') return { fail: j };
-      out += s[j];
+      if (c === q) {
+        parts.push(s.slice(from, j));
+        return { v: parts.join(''), end: j + 1 };
+      }
+      if (c === '\n') return { fail: j };
     }
     return { fail: s.length };
   }

@@ -243,6 +243,13 @@ enabled = false
     ]);
   });
 
+  it('rules: escapes in strings, and a long value read whole', async () => {
+    const long = 'v'.repeat(2_000_000);
+    const rules = `prefix_rule(pattern=["a\\"b", 'c\\'d', "${long}"], justification="x\\\\y")`;
+    const rows = await collectRows(parser('rules'), memoryArtifact('.codex/rules/default.rules', rules, {}, { stream: async function* () { yield Buffer.from(rules); } }), recordingContext());
+    expect(rows.map((r) => r.text)).toEqual([`permission setting: prefix_rule pattern=${JSON.stringify(['a"b', "c'd", long])} decision=allow justification=x\\y (from rules/default.rules)`]);
+  });
+
   it('rules: hostile files (one long line of open calls, deep lists, a file past the size bound) give rows that say so', async () => {
     // The first made the reader rescan the file for every call (its length squared); the second
     // ran it out of stack. Read in 64 KiB chunks: the 7-byte ones of memoryArtifact take seconds here.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HintRule } from './catalog.js';
-import { forEachLine, HINT_MAX_LINE_BYTES, hintValues, lineKeys, readBounded, readHintValues, stripJsonComments } from './project-hints.js';
+import { forEachLine, HINT_MAX_CONFIG_BYTES, HINT_MAX_LINE_BYTES, hintValues, lineKeys, readBounded, readHintValues, stripJsonComments } from './project-hints.js';
 
 const T = mkdtempSync(join(tmpdir(), 'aitrail-hints-'));
 afterAll(() => rmSync(T, { recursive: true, force: true }));
@@ -29,6 +29,19 @@ describe('project hints', () => {
     expect(await readBounded(p, 10)).toEqual({ tooLarge: 26 });
     expect(await readBounded(p, 26)).toEqual({ text: '{"projects":{"/srv/a":{}}}' });
     expect(await readBounded(join(T, 'missing.json'), 10)).toBeUndefined();
+  });
+
+  it('reads a yaml or toml hint up to 4 MiB, and past that says so and reads nothing (their parsers hold ~25 bytes a byte)', async () => {
+    const workspace: HintRule = { format: 'yaml', path: ['cwd'] };
+    const config: HintRule = { format: 'toml', keys_of: 'projects' };
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `k${i}: ${'v'.repeat(80)}`).join('\n');
+    expect(await readHintValues(workspace, file('small.yaml', `cwd: /srv/w\n${filler(1000)}\n`))).toEqual({ values: ['/srv/w'], remote: [] });
+    const big = `cwd: /srv/w\n${filler(60_000)}\n`;
+    expect(big.length).toBeGreaterThan(HINT_MAX_CONFIG_BYTES);
+    expect(await readHintValues(workspace, file('big.yaml', big))).toEqual({ values: [], remote: [], problem: `is ${big.length} bytes, over the ${HINT_MAX_CONFIG_BYTES}-byte bound for yaml hints: not read for project roots` });
+    const toml = Array.from({ length: 120_000 }, (_, i) => `[projects."/srv/q${i}"]\ntrust_level = "trusted"\n`).join('\n');
+    expect(toml.length).toBeGreaterThan(HINT_MAX_CONFIG_BYTES);
+    expect((await readHintValues(config, file('config.toml', toml))).problem).toBe(`is ${toml.length} bytes, over the ${HINT_MAX_CONFIG_BYTES}-byte bound for toml hints: not read for project roots`);
   });
 
   it('streams a whole history.jsonl with max_lines all: the newest projects at the end are found', async () => {

@@ -12,6 +12,13 @@ export { forEachLine, readBounded } from './hint-io.js';
 /** How much of a json/yaml/toml/xml hint file is read: a `.claude.json` with legacy history runs to tens of MB. */
 export const HINT_MAX_DOC_BYTES = 64 * 1024 * 1024;
 
+/**
+ * YAML and TOML hint files (a Copilot workspace.yaml, Codex's config.toml) are a few KB; their
+ * parsers hold some 25 bytes per byte of input (a 13 MB workspace.yaml took 2.5 s and 315 MB,
+ * a 19 MB config.toml 393 MB), so one this size is read no further on a live target.
+ */
+export const HINT_MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
 /** A jsonl or text hint line longer than this is skipped unparsed (memory holds one line at a time). */
 export const HINT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
@@ -206,10 +213,11 @@ function lineResult(g: Gather, r: LineScanResult | undefined): HintRead {
 /** The recorded project roots in one hint file, read with the bounds above; never throws. */
 export async function readHintValues(rule: HintRule, fsPath: Buffer | string, home?: string): Promise<HintRead> {
   if (!scansLines(rule)) {
-    const r = await readBounded(fsPath, HINT_MAX_DOC_BYTES);
+    const max = rule.format === 'yaml' || rule.format === 'toml' ? HINT_MAX_CONFIG_BYTES : HINT_MAX_DOC_BYTES;
+    const r = await readBounded(fsPath, max);
     if (!r) return { values: [], remote: [] };
     if (r.tooLarge !== undefined) {
-      return { values: [], remote: [], problem: `is ${r.tooLarge} bytes, over the ${HINT_MAX_DOC_BYTES}-byte bound for ${rule.format} hints: not read for project roots` };
+      return { values: [], remote: [], problem: `is ${r.tooLarge} bytes, over the ${max}-byte bound for ${rule.format} hints: not read for project roots` };
     }
     return hintText(rule, r.text ?? '', home);
   }

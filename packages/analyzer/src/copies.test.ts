@@ -43,6 +43,37 @@ describe('CopyFilter', () => {
     f.copyOf(row('a', { timestamp_utc: '2026-01-10T09:00:11.000Z' }));
     expect(f.copyOf(row('b'))).toBeUndefined();
   });
+
+  it('a millisecond of many rows of one size finds what comparing each row with all before it finds (randomized)', () => {
+    // The rule stated row by row: the earliest earlier candidate of another file with the same content.
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let trial = 0; trial < 20; trial++) {
+      const f = new CopyFilter();
+      const candidates: TimelineRow[] = [];
+      for (let i = 0; i < 300; i++) {
+        const r = row(`f${rand(4)}`, { text: `t${rand(6)}`, model: `m${rand(2)}`, tool_use_id: rand(3) === 0 ? 'c1' : '' });
+        const expected = candidates.find((o) => o.source_file !== r.source_file && o.text === r.text && o.model === r.model && o.tool_use_id === r.tool_use_id && o.tool_name === r.tool_name);
+        expect(f.copyOf(r), `trial ${trial} row ${i}`).toBe(expected);
+        if (!expected) candidates.push(r);
+      }
+    }
+  });
+
+  it('40,000 distinct rows of one size in one millisecond, then a copy of one: found, in one pass', () => {
+    const f = new CopyFilter();
+    const rows = Array.from({ length: 40_000 }, (_, i) => row(i % 2 ? 'a.jsonl' : 'b.jsonl', { text: `message ${String(i).padStart(8, '0')}` }));
+    for (const r of rows) expect(f.copyOf(r)).toBeUndefined();
+    // The same text again from a third file: the earliest row holding it.
+    expect(f.copyOf(row('c.jsonl', { text: 'message 00031337' }))).toBe(rows[31_337]);
+    // One file repeating one text 40,000 times keeps a single candidate of it.
+    const g = new CopyFilter();
+    for (let i = 0; i < 40_000; i++) expect(g.copyOf(row('same.jsonl'))).toBeUndefined();
+    expect(g.copyOf(row('other.jsonl'))).toBeDefined();
+  });
 });
 
 describe('planUnits and Parser.copyRank', () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { ANALYZER_VERSION } from './version.js';
 import { AtomicFile, writeFileStaged } from './atomic.js';
@@ -324,6 +325,7 @@ interface CopyRow extends CopyCandidate {
 const COPY_CONTENT: CopyContent<CopyRow> = {
   size: (r) => r.contentEnd - r.json[4],
   same: (a, b) => a.buf.compare(b.buf, b.json[4], b.contentEnd, a.json[4], a.contentEnd) === 0,
+  digest: (r) => createHash('sha1').update(r.buf.subarray(r.json[4], r.contentEnd)).digest('base64'),
 };
 
 /** A row's timeline.jsonl line without its newline, its project and branch filled when `project` is not null. */

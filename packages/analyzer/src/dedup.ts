@@ -69,13 +69,24 @@ interface Cluster {
   copies: DedupRecord[] | null;
 }
 
+// Shared by every view until its first cluster; never pushed to (add replaces them).
+const EMPTY_CLUSTERS: Cluster[] = [];
+const EMPTY_TIMES: number[] = [];
+
 /** Clusters sorted by anchor time (dated) or creation (undated), with skip pointers per file. */
 class View {
-  readonly clusters: Cluster[] = [];
-  readonly times: number[] = [];
+  clusters: Cluster[] = EMPTY_CLUSTERS;
+  times: number[] = EMPTY_TIMES;
   private skip: Map<string, Map<number, number>> | null = null;
 
   add(c: Cluster, t: number): void {
+    // Most views hold one cluster: a first push reserves room for 17 (some 150 bytes an array,
+    // 100 MB over the 200,000 keys of one Codex history.jsonl), an array literal for one.
+    if (this.clusters.length === 0) {
+      this.clusters = [c];
+      this.times = [t];
+      return;
+    }
     this.clusters.push(c);
     this.times.push(t);
   }
@@ -146,10 +157,18 @@ class Group {
     this.view(cls, c.session).add(c, t);
     this.view(cls, '\u0001all').add(c, t);
   }
-  /** Views a record may search: its own session and '' (or all, for a record without session). */
+  /**
+   * Views a record may search: its own session and '' (or all, for a record without session).
+   * Only those that exist: made on lookup, four empty views a secondary row that matches nothing
+   * left behind (2 KB each; 200,000 such rows of a Codex history.jsonl outgrew the heap).
+   */
   searchViews(cls: 'P' | 'Pu' | 'Q' | 'U', session: string): View[] {
-    if (session === '') return [this.view(cls, '\u0001all')];
-    return [this.view(cls, session), this.view(cls, '')];
+    const out: View[] = [];
+    for (const s of session === '' ? ['\u0001all'] : [session, '']) {
+      const v = this.views.get(`${cls}\0${s}`);
+      if (v) out.push(v);
+    }
+    return out;
   }
 }
 
@@ -253,13 +272,16 @@ export function dedupRows(records: Iterable<DedupRecord>, opts: DedupOptions = {
     drops.set(r.ord, { kept: c.anchor.ord, paired: paired.ord });
   };
 
+  // A key no group holds yet has no cluster to join: its group is made when a cluster is added.
   for (const r of dated) {
-    const c = nearest(group(r.key), r, Math.max(0, r.toleranceSeconds) * 1000);
+    const g = groups.get(r.key);
+    const c = g ? nearest(g, r, Math.max(0, r.toleranceSeconds) * 1000) : null;
     if (c) join(c, r);
     else group(r.key).add('Q', newCluster(r), r.time!);
   }
   for (const r of undated) {
-    const c = latest(group(r.key), r);
+    const g = groups.get(r.key);
+    const c = g ? latest(g, r) : null;
     if (c) join(c, r);
     else group(r.key).add('U', newCluster(r), 0);
   }

@@ -262,7 +262,7 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   const ends = [...sinks, ...feeds];
   for (let i = 0; i < ends.length; i++) {
     try {
-      await ends[i].end({ out: w.out, sessions: recs, inventory });
+      await ends[i].end({ out: w.out, inventory });
     } catch (e) {
       await abortSinks(ends.slice(i));
       throw e;

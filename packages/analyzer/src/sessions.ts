@@ -29,18 +29,29 @@ export interface SessionRecord {
   scratch_directory: string;
 }
 
+// The sets are made when first needed, and one source is held as a string: most sessions have one
+// file and few models or tools, and five empty sets were half of a session's ~1.6 KB (200,000
+// sessions of one Codex history.jsonl ran the analysis out of its heap).
 interface Acc {
   rec: SessionRecord;
-  models: Set<string>;
-  utility: Set<string>;
-  tools: Set<string>;
-  sources: Set<string>;
+  models?: Set<string>;
+  utility?: Set<string>;
+  tools?: Set<string>;
+  source: string;
+  sources?: Set<string>;
   sync: boolean;
   primary: boolean;
   nameFromRow: string;
   cwdFromRow: string;
   branchFromRow: string;
-  paths: Set<string>;
+  paths?: Set<string>;
+}
+
+/** `value` added to the set in `o[key]`, made on first use. */
+function addTo<K extends 'models' | 'utility' | 'tools' | 'paths' | 'sources'>(o: Acc, key: K, value: string): void {
+  const set = o[key];
+  if (set) set.add(value);
+  else o[key] = new Set([value]);
 }
 
 /** Directories listed per session (a bound: a session that cd's everywhere is still one record). */
@@ -63,20 +74,16 @@ export class SessionAccumulator {
     if (!a) {
       a = {
         rec: { host: r.host, user: r.user, agent: r.agent, session_id: r.session_id, name: '', client: '', project_path: '', project_paths: [], git_branch: '', first_timestamp: '', last_timestamp: '', rows: 0, counts: {}, models: [], utility_models: [], tools: [], permission_decisions: {}, synced: 'unknown', sources: [], secondary_only: false, scratch_directory: '' },
-        models: new Set(),
-        utility: new Set(),
-        tools: new Set(),
-        sources: new Set(),
+        source: r.source_file,
         sync: false,
         primary: false,
         nameFromRow: '',
         cwdFromRow: '',
         branchFromRow: '',
-        paths: new Set(),
       };
       this.accs.set(k, a);
     }
-    a.sources.add(r.source_file);
+    if (r.source_file !== a.source) addTo(a, 'sources', r.source_file);
     if (!r.sec) a.primary = true;
     if (!kept) return;
     const rec = a.rec;
@@ -86,8 +93,8 @@ export class SessionAccumulator {
       if (rec.first_timestamp === '' || r.timestamp_utc < rec.first_timestamp) rec.first_timestamp = r.timestamp_utc;
       if (r.timestamp_utc > rec.last_timestamp) rec.last_timestamp = r.timestamp_utc;
     }
-    if (r.model) (r.tag === 'utility_model' ? a.utility : a.models).add(r.model);
-    if (r.turn_type === 'tool_use' && r.tool_name) a.tools.add(r.tool_name);
+    if (r.model) addTo(a, r.tag === 'utility_model' ? 'utility' : 'models', r.model);
+    if (r.turn_type === 'tool_use' && r.tool_name) addTo(a, 'tools', r.tool_name);
     if (r.tag === 'permission_decision') {
       const kind = decisionKind(r.text);
       rec.permission_decisions[kind] = (rec.permission_decisions[kind] ?? 0) + 1;
@@ -96,7 +103,7 @@ export class SessionAccumulator {
     if (r.tag === 'session_name' && !a.nameFromRow) a.nameFromRow = r.text.replace(/^session name: /, '');
     if (r.tag === 'scratch_directory') rec.scratch_directory = r.project_path || r.text.replace(/^scratch directory: /, '').replace(/ \(.*$/, '');
     if (!a.cwdFromRow && r.project_path) a.cwdFromRow = r.project_path;
-    if (r.project_path && r.tag !== 'scratch_directory' && a.paths.size < MAX_PATHS) a.paths.add(r.project_path);
+    if (r.project_path && r.tag !== 'scratch_directory' && (a.paths?.size ?? 0) < MAX_PATHS) addTo(a, 'paths', r.project_path);
     if (!a.branchFromRow && r.git_branch) a.branchFromRow = r.git_branch;
   }
 
@@ -109,19 +116,19 @@ export class SessionAccumulator {
       rec.client = facts.get(k, 'client');
       rec.project_path = facts.get(k, 'cwd') || a.cwdFromRow;
       rec.git_branch = facts.get(k, 'branch') || a.branchFromRow;
-      for (const p of facts.values(k, 'cwd')) if (a.paths.size < MAX_PATHS) a.paths.add(p);
-      if (rec.project_path && a.paths.size === 0) a.paths.add(rec.project_path);
-      rec.project_paths = [...a.paths];
+      for (const p of facts.values(k, 'cwd')) if ((a.paths?.size ?? 0) < MAX_PATHS) addTo(a, 'paths', p);
+      if (rec.project_path && !a.paths) addTo(a, 'paths', rec.project_path);
+      rec.project_paths = [...(a.paths ?? [])];
       // A session that ran in the agent's scratch directory (a VS Code worktree) belongs to the
       // other directory it names (the repository), not to the scratch one.
       if (rec.scratch_directory && rec.project_path === rec.scratch_directory) {
         const others = rec.project_paths.filter((p) => p !== rec.scratch_directory);
         if (others.length > 0) rec.project_path = others[others.length - 1];
       }
-      rec.models = [...a.models].sort();
-      rec.utility_models = [...a.utility].sort();
-      rec.tools = [...a.tools].sort();
-      rec.sources = [...a.sources].sort();
+      rec.models = [...(a.models ?? [])].sort();
+      rec.utility_models = [...(a.utility ?? [])].sort();
+      rec.tools = [...(a.tools ?? [])].sort();
+      rec.sources = [a.source, ...(a.sources ?? [])].sort();
       rec.secondary_only = !a.primary;
       const syncFact = facts.get(k, 'synced').toLowerCase();
       if (recordsSync(rec.agent)) rec.synced = a.sync || syncFact === 'yes' || syncFact === 'true' ? 'yes' : 'no';

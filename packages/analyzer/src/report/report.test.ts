@@ -28,7 +28,7 @@ async function db(name: string, rows: TimelineRow[], findings?: string): Promise
   if (findings !== undefined) writeFileSync(stagedPath(join(out, 'findings.jsonl')), findings);
   const s = new SqliteSink(out);
   for (const r of rows) s.row(r);
-  await s.end({ out, sessions: [], inventory: {} });
+  await s.end({ out, inventory: {} });
   await publishOutputs(out, OUTPUT_FILES);
   return join(out, 'timeline.sqlite');
 }

@@ -1,5 +1,4 @@
 import type { TimelineRow } from '../row.js';
-import type { SessionRecord } from '../sessions.js';
 
 /** A duplicates.jsonl line: the dropped row, the kept row it matched and the row it was paired with. */
 export interface DuplicateRecord {
@@ -8,11 +7,13 @@ export interface DuplicateRecord {
   paired_with: Record<string, string | number | null> | null;
 }
 
-/** What a sink gets once the timeline, sessions, duplicates and inventory are written (duplicates.jsonl is in `out`, complete). */
+/**
+ * What a sink gets once the timeline, sessions, duplicates and inventory are written: sessions.jsonl
+ * and duplicates.jsonl are in `out`, complete, under their staged names (atomic.ts).
+ */
 export interface SinkEnd {
   /** The output folder. */
   out: string;
-  sessions: SessionRecord[];
   /** inventory.json's object (credential values already redacted there). */
   inventory: Record<string, unknown>;
 }

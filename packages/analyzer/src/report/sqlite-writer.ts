@@ -1,8 +1,10 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { TIMELINE_COLUMNS } from '../csv.js';
 import type { TimelineRow } from '../row.js';
+import type { SessionRecord } from '../sessions.js';
 import { stagedPath } from '../atomic.js';
 import { loadDuplicates, num, str } from './duplicates-table.js';
 import type { RowSink, SinkEnd } from './sink.js';
@@ -121,11 +123,10 @@ export class SqliteSink implements RowSink {
     this.rowsDone();
     const db = this.db;
     const inv = info.inventory as Inv;
-    const sess = db.prepare('INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    for (const s of info.sessions) {
-      sess.run(s.host, s.user, s.agent, s.session_id, s.name, s.client, s.project_path, s.git_branch, s.first_timestamp, s.last_timestamp, s.rows, s.synced, s.secondary_only ? 1 : 0, s.scratch_directory, JSON.stringify(s.models), JSON.stringify(s.tools), JSON.stringify(s.counts), JSON.stringify(s.permission_decisions), JSON.stringify(s));
-    }
-    // This run's duplicates.jsonl and findings.jsonl, staged until the run puts its outputs in place.
+    // This run's sessions.jsonl, duplicates.jsonl and findings.jsonl, staged until the run puts
+    // its outputs in place: read from disk rather than handed over, so a run of 200,000 sessions
+    // does not copy their records into this thread.
+    await loadSessions(db, stagedPath(join(info.out, 'sessions.jsonl')));
     await loadDuplicates(db, stagedPath(join(info.out, 'duplicates.jsonl')));
     const col = db.prepare('INSERT INTO collections VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     for (const c of inv.collections ?? []) {
@@ -174,5 +175,16 @@ function loadFindings(db: Database.Database, path: string): void {
       // A line that is not JSON is kept as a JSON string rather than lost.
       ins.run(JSON.stringify(line));
     }
+  }
+}
+
+/** The `sessions` table from a sessions.jsonl, one line at a time (none when the file is absent). */
+async function loadSessions(db: Database.Database, path: string): Promise<void> {
+  if (!existsSync(path)) return;
+  const sess = db.prepare('INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY })) {
+    if (line === '') continue;
+    const s = JSON.parse(line) as SessionRecord;
+    sess.run(s.host, s.user, s.agent, s.session_id, s.name, s.client, s.project_path, s.git_branch, s.first_timestamp, s.last_timestamp, s.rows, s.synced, s.secondary_only ? 1 : 0, s.scratch_directory, JSON.stringify(s.models), JSON.stringify(s.tools), JSON.stringify(s.counts), JSON.stringify(s.permission_decisions), line);
   }
 }

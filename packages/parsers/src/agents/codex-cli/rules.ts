@@ -134,10 +134,10 @@ async function* parseRules(a: Artifact): AsyncGenerator<Row> {
   const text = lines.join('\n');
   const from = a.rel.replace(/^.*?\.codex\//i, '');
   const project = a.scope === 'project' ? (a.projectRoot ?? '') : '';
-  const lines0 = lineTracker(text);
+  const where = lineTracker(text);
   const re = /\bprefix_rule\s*\(/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    const { line, commented } = lines0.at(m.index);
+    const { line, commented } = where.at(m.index);
     // A commented-out rule is not in force.
     if (commented) continue;
     const open = m.index + m[0].length - 1;

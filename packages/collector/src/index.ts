@@ -70,3 +70,4 @@ export { importForeign, type ImportOptions, type ImportSummary } from './foreign
 export type { ImportedFrom } from './types.js';
 export type { ImportHook } from './options.js';
 export { EXPORT_FORMATS, type ExportFormat, exportCatalogs } from './export/index.js';
+export { YAML_MAX_DEPTH, yamlTooDeep } from './yaml-guard.js';

@@ -44,6 +44,11 @@ describe('project hints', () => {
     expect((await readHintValues(config, file('config.toml', toml))).problem).toBe(`is ${toml.length} bytes, over the ${HINT_MAX_CONFIG_BYTES}-byte bound for toml hints: not read for project roots`);
   });
 
+  it('a yaml hint nested a million deep is refused before the YAML library sees it (it took 850 MB of heap)', async () => {
+    const workspace: HintRule = { format: 'yaml', path: ['cwd'] };
+    expect(await readHintValues(workspace, file('deep.yaml', '['.repeat(1_000_000)))).toEqual({ values: [], remote: [], problem: 'cannot be parsed as yaml: no project roots read from it' });
+  });
+
   it('streams a whole history.jsonl with max_lines all: the newest projects at the end are found', async () => {
     const lines = Array.from({ length: 40_000 }, (_, i) => JSON.stringify({ display: `p${i}`, project: i < 39_999 ? '/srv/old' : '/srv/newest' }));
     const p = file('history.jsonl', `${lines.join('\n')}\n`);

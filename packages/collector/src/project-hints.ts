@@ -1,4 +1,5 @@
 import type { HintRule } from './catalog.js';
+import { YAML_MAX_DEPTH, yamlTooDeep } from './yaml-guard.js';
 import { LineScan, type LineScanResult, readBounded, scanFile } from './hint-io.js';
 import { meetsWhere, parseSelector, selectKeys, selectValues } from './hint-select.js';
 import { hintTarget, textMatcher } from './hint-values.js';
@@ -71,7 +72,11 @@ class Gather {
 /** Parse a whole document of a hint's format; throws on bad syntax. */
 function parseDoc(format: HintRule['format'], body: string): unknown {
   if (format === 'json') return JSON.parse(stripJsonComments(body));
-  if (format === 'yaml') return yamlLib().parse(body, { maxAliasCount: 10, uniqueKeys: false });
+  if (format === 'yaml') {
+    // Deep nesting (a megabyte of `[`) makes the YAML library's memory run away, past any catch.
+    if (yamlTooDeep(body)) throw new Error(`YAML nested deeper than ${YAML_MAX_DEPTH} levels`);
+    return yamlLib().parse(body, { maxAliasCount: 10, uniqueKeys: false });
+  }
   return tomlLib().parse(body, { maxDepth: 100 });
 }
 

@@ -15,3 +15,4 @@ export { artifactFromFile, type FsArtifactOptions } from './sdk/fs-artifact.js';
 export { EDITOR_FAMILIES, type EditorDir, editorDataDirs, type EditorEntry, type EditorFamilyEntry, type EditorLocation, editorOf, type EditorPlace } from './sdk/editors.js';
 export { collectRows, recordingContext, type RecordingContext } from './sdk/recording-context.js';
 export { builtInPlugins } from './registry.js';
+export { parseYamlGuarded, YAML_MAX_CHARS, YAML_MAX_DEPTH, yamlTooDeep } from './sdk/yaml-guard.js';

@@ -9,7 +9,7 @@ import { compactJson } from '../../sdk/compact-json.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { readSmall, utf8Text } from '../../sdk/small-file.js';
 import type { Artifact, Row } from '../../sdk/types.js';
-import { yamlLib } from '../../sdk/libs.js';
+import { parseYamlGuarded } from '../../sdk/yaml-guard.js';
 
 const KEYS: Readonly<Record<string, string>> = {
   model: 'model_setting',
@@ -39,7 +39,7 @@ export async function* parseAiderConfig(a: Artifact): AsyncGenerator<Row> {
   if (!r.ok) return yield unreadableRow(r.reason, { timestamp_utc: a.mtime });
   let doc: unknown;
   try {
-    doc = yamlLib().parse(utf8Text(r.buffer), { maxAliasCount: 100, uniqueKeys: false });
+    doc = parseYamlGuarded(utf8Text(r.buffer), { maxAliasCount: 100, uniqueKeys: false });
   } catch (e) {
     const pos = (e as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     // The text is never printed: the file may hold keys.

@@ -10,7 +10,7 @@ import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { readSmall, utf8Text } from '../../sdk/small-file.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { readJsonDoc } from '../cline/json-doc.js';
-import { yamlLib } from '../../sdk/libs.js';
+import { parseYamlGuarded } from '../../sdk/yaml-guard.js';
 
 async function readConfig(a: Artifact): Promise<{ ok: true; value: unknown } | { ok: false; row: Row }> {
   if (/\.json$/i.test(a.rel)) return readJsonDoc(a, '', true);
@@ -18,7 +18,7 @@ async function readConfig(a: Artifact): Promise<{ ok: true; value: unknown } | {
   if (!r.ok) return { ok: false, row: unreadableRow(r.reason, { timestamp_utc: a.mtime }) };
   try {
     // maxAliasCount bounds a billion-laughs document; the text is never printed (it may hold keys).
-    return { ok: true, value: yamlLib().parse(utf8Text(r.buffer), { maxAliasCount: 100, uniqueKeys: false }) as unknown };
+    return { ok: true, value: parseYamlGuarded(utf8Text(r.buffer), { maxAliasCount: 100, uniqueKeys: false }) as unknown };
   } catch (e) {
     const pos = (e as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     return { ok: false, row: unreadableRow(`expected YAML, found text that cannot be parsed${pos ? ` (line ${pos})` : ''}`, { timestamp_utc: a.mtime }) };

@@ -26,6 +26,14 @@ const USER = JSON.stringify(
 );
 
 describe('mcp-config parser', () => {
+  it('JSON nested a million deep: one unreadable row, no throw (the tree reader recursed past the stack)', async () => {
+    for (const text of ['['.repeat(1_000_000), '{"a":'.repeat(200_000)]) {
+      const { rows, mcpServers } = await parseText(copilotMcpConfigParser, '.copilot/mcp-config.json', text);
+      expect(mcpServers).toEqual([]);
+      expect(rows.map((r) => [r.tag, r.text])).toEqual([['unreadable', expect.stringMatching(/^parser: unreadable file \(expected JSON \{"mcpServers": \{\.\.\.\}\}, found /)]]);
+    }
+  });
+
   it('a config of 20,000 servers names the line of each, in one pass (each lookup once walked the keys and counted the lines before it)', async () => {
     const servers = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`s${i}`, { command: 'node', args: [`${i}.js`] }]));
     const text = JSON.stringify({ mcpServers: servers }, null, 2);

@@ -40,7 +40,14 @@ async function* parseMcpConfig(a: Artifact, ctx: ParseContext): AsyncGenerator<R
     yield t.row;
     return;
   }
-  const read = readConfig(t.text, ctx);
+  let read: ReturnType<typeof readConfig>;
+  try {
+    read = readConfig(t.text, ctx);
+  } catch (e) {
+    // The tree reader recurses: a megabyte of `[` runs it out of stack.
+    if (!(e instanceof RangeError)) throw e;
+    read = { error: 'expected JSON {"mcpServers": {...}}, found JSON nested too deep to read' };
+  }
   if ('error' in read) {
     yield unreadableRow(read.error);
     return;

@@ -120,6 +120,18 @@ describe('workspace.yaml parser', () => {
     expect(warnings).toEqual([{ message: expect.stringMatching(/^workspace.yaml is not valid YAML \(.+\) at line 7; its top-level key: value lines were read one by one$/), line: 7 }]);
   });
 
+  it('a file nested deep or far too large is not given to the YAML library: its top-level lines are read, with a warning saying why', async () => {
+    const deep = `id: ${SID}\ncwd: /srv/proj\nname: kept\nextra: ${'['.repeat(100_000)}\n`;
+    const d = await parse(deep);
+    expect(d.rows.map((r) => r.text)).toContain('session name: kept');
+    expect(d.facts).toContainEqual({ session_id: SID, key: 'cwd', value: '/srv/proj', priority: 2 });
+    expect(d.warnings).toEqual([{ message: 'workspace.yaml nests deeper than 64 levels; its top-level key: value lines were read one by one', line: 1 }]);
+    const big = `id: ${SID}\ncwd: /srv/big\nname: large\nsummary: "${'x'.repeat(1024 * 1024)}"\n`;
+    const b = await parse(big);
+    expect(b.rows.map((r) => r.text)).toContain('session name: large');
+    expect(b.warnings).toEqual([{ message: `workspace.yaml is ${big.length} characters, over the 1048576 the YAML reader is given; its top-level key: value lines were read one by one`, line: 1 }]);
+  });
+
   it('an unquoted value holding ": " (hand-edited): read as written, and the keys after it are kept', async () => {
     const body = SEED.replace('name: Fix failing test', 'name: Fix: the date test # a comment').replace('mc_session_id: null', 'mc_session_id: "m-1"');
     const { rows, warnings } = await parse(body);

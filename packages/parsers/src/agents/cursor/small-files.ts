@@ -4,7 +4,7 @@ import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, Row } from '../../sdk/types.js';
 import { readJson } from './settings.js';
-import { yamlLib } from '../../sdk/libs.js';
+import { parseYamlGuarded } from '../../sdk/yaml-guard.js';
 
 /**
  * The CLI's `prompt_history.json` (secondary): one user row per entry (a string, or an object's
@@ -46,7 +46,7 @@ export async function* parseTerminal(a: Artifact): AsyncGenerator<Row> {
   let meta: Record<string, unknown> = {};
   if (front.length > 0) {
     try {
-      meta = asObject(yamlLib().parse(front.join('\n'))) ?? {};
+      meta = asObject(parseYamlGuarded(front.join('\n'))) ?? {};
     } catch (e) {
       yield unreadableRow(`front matter is not YAML: ${(e as Error).message.split('\n')[0]}`);
     }

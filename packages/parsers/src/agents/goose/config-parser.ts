@@ -4,7 +4,7 @@ import { mcpServersFromConfig } from '../../sdk/mcp.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { readSmall, utf8Text } from '../../sdk/small-file.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
-import { yamlLib } from '../../sdk/libs.js';
+import { parseYamlGuarded } from '../../sdk/yaml-guard.js';
 
 const obj = (v: unknown): JsonObject => (isObject(v) ? v : {});
 
@@ -14,7 +14,7 @@ async function readYaml(a: Artifact): Promise<{ ok: true; value: unknown } | { o
   if (!r.ok) return { ok: false, row: unreadableRow(r.reason, { timestamp_utc: a.mtime }) };
   try {
     // maxAliasCount bounds alias expansion (a billion-laughs file), uniqueKeys false: a hand edit may repeat a key.
-    return { ok: true, value: yamlLib().parse(utf8Text(r.buffer), { maxAliasCount: 100, uniqueKeys: false }) };
+    return { ok: true, value: parseYamlGuarded(utf8Text(r.buffer), { maxAliasCount: 100, uniqueKeys: false }) };
   } catch (e) {
     const pos = (e as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     return { ok: false, row: unreadableRow(`expected YAML, found text that cannot be parsed${pos ? ` at line ${pos}` : ''}`, { timestamp_utc: a.mtime }) };

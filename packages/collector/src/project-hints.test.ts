@@ -31,7 +31,7 @@ describe('project hints', () => {
     expect(await readBounded(join(T, 'missing.json'), 10)).toBeUndefined();
   });
 
-  it('reads a yaml or toml hint up to 4 MiB, and past that says so and reads nothing (their parsers hold ~25 bytes a byte)', async () => {
+  it('reads a yaml or toml hint up to 1 MiB, and past that says so and reads nothing (their parsers hold ~25 bytes a byte)', async () => {
     const workspace: HintRule = { format: 'yaml', path: ['cwd'] };
     const config: HintRule = { format: 'toml', keys_of: 'projects' };
     const filler = (n: number) => Array.from({ length: n }, (_, i) => `k${i}: ${'v'.repeat(80)}`).join('\n');
@@ -47,6 +47,8 @@ describe('project hints', () => {
   it('a yaml hint nested a million deep is refused before the YAML library sees it (it took 850 MB of heap)', async () => {
     const workspace: HintRule = { format: 'yaml', path: ['cwd'] };
     expect(await readHintValues(workspace, file('deep.yaml', '['.repeat(1_000_000)))).toEqual({ values: [], remote: [], problem: 'cannot be parsed as yaml: no project roots read from it' });
+    // 250 KB of quotes: each a parse error, and prettified errors walked the text for each (39 s).
+    expect((await readHintValues(workspace, file('quotes.yaml', '"'.repeat(250_000)))).problem).toBe('cannot be parsed as yaml: no project roots read from it');
   });
 
   it('streams a whole history.jsonl with max_lines all: the newest projects at the end are found', async () => {

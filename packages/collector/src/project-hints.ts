@@ -16,9 +16,10 @@ export const HINT_MAX_DOC_BYTES = 64 * 1024 * 1024;
 /**
  * YAML and TOML hint files (a Copilot workspace.yaml, Codex's config.toml) are a few KB; their
  * parsers hold some 25 bytes per byte of input (a 13 MB workspace.yaml took 2.5 s and 315 MB,
- * a 19 MB config.toml 393 MB), so one this size is read no further on a live target.
+ * a 19 MB config.toml 393 MB) and YAML's take ~5 s a MB of some hostile shapes, so one past
+ * 1 MiB is read no further on a live target.
  */
-export const HINT_MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+export const HINT_MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** A jsonl or text hint line longer than this is skipped unparsed (memory holds one line at a time). */
 export const HINT_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -75,7 +76,11 @@ function parseDoc(format: HintRule['format'], body: string): unknown {
   if (format === 'yaml') {
     // Deep nesting (a megabyte of `[`) makes the YAML library's memory run away, past any catch.
     if (yamlTooDeep(body)) throw new Error(`YAML nested deeper than ${YAML_MAX_DEPTH} levels`);
-    return yamlLib().parse(body, { maxAliasCount: 10, uniqueKeys: false });
+    // Not prettified: that walks the text for each error (250 KB of `"` took 39 s, not 1.3 s).
+    // A document rather than `parse`, which prints the library's warnings.
+    const doc = yamlLib().parseDocument(body, { uniqueKeys: false, prettyErrors: false });
+    if (doc.errors.length > 0) throw doc.errors[0];
+    return doc.toJS({ maxAliasCount: 10 });
   }
   return tomlLib().parse(body, { maxDepth: 100 });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { yamlLib } from './libs.js';
-import { YAML_MAX_DEPTH, yamlTooDeep } from './yaml-guard.js';
+import { parseYamlGuarded, YAML_MAX_CHARS, YAML_MAX_DEPTH, yamlTooDeep } from './yaml-guard.js';
 
 describe('yamlTooDeep', () => {
   it.each([
@@ -24,5 +24,28 @@ describe('yamlTooDeep', () => {
       expect(yamlTooDeep(text)).toBe(false);
       expect(() => yamlLib().parse(text)).not.toThrow();
     }
+  });
+});
+
+describe('parseYamlGuarded', () => {
+  it('parses what yaml parses, with the options given', () => {
+    expect(parseYamlGuarded('a: 1\nb: [x, y]\n')).toEqual({ a: 1, b: ['x', 'y'] });
+    expect(() => parseYamlGuarded(`${'x: &a [1]\n'}${Array.from({ length: 200 }, (_, i) => `k${i}: *a`).join('\n')}`, { maxAliasCount: 100 })).toThrow();
+  });
+
+  it('throws the first error with its line, as a prettified one carries it', () => {
+    let caught: unknown;
+    try {
+      parseYamlGuarded('a: 1\nb: 2\n  c: [\n');
+    } catch (e) {
+      caught = e;
+    }
+    expect((caught as { linePos?: { line: number }[] }).linePos?.[0]?.line).toBeGreaterThan(1);
+  });
+
+  it('refuses a text past the bound or nested too deep, and reads 250 KB of quotes (prettified errors took 39 s there)', () => {
+    expect(() => parseYamlGuarded('a'.repeat(YAML_MAX_CHARS + 1))).toThrow(/over the 1048576 read/);
+    expect(() => parseYamlGuarded('['.repeat(1000))).toThrow(/nested deeper than 64 levels/);
+    expect(() => parseYamlGuarded('"'.repeat(250_000))).toThrow();
   });
 });

@@ -5,13 +5,10 @@ import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { copilotParser, describeJson, readText } from './common.js';
 import { COPILOT_PATTERNS, sessionIdFromRel } from './paths.js';
 import { yamlLib } from '../../sdk/libs.js';
-import { YAML_MAX_DEPTH, yamlTooDeep } from '../../sdk/yaml-guard.js';
+import { YAML_MAX_CHARS, YAML_MAX_DEPTH, yamlTooDeep } from '../../sdk/yaml-guard.js';
 
 /** A YAML file with more aliases than this is an alias bomb, not a workspace.yaml. */
 const MAX_ALIASES = 100;
-
-/** Past this size a workspace.yaml is read by its top-level lines only (the YAML library took ~5 s a MB of some shapes). */
-const MAX_YAML_CHARS = 1024 * 1024;
 
 /**
  * session-state/<id>/workspace.yaml: the session's name, metadata, sync marker (mc_ keys) and,
@@ -42,7 +39,7 @@ async function* parseWorkspace(a: Artifact, ctx: ParseContext): AsyncGenerator<R
   // A workspace.yaml is a few hundred bytes. One far larger, or nested deep (hostile), is not
   // given to the YAML library, whose time and memory grow fast there (a megabyte of `[` took
   // 850 MB): it is read by its top-level lines, as an invalid one is.
-  const refused = t.text.length > MAX_YAML_CHARS ? `is ${t.text.length} characters, over the ${MAX_YAML_CHARS} the YAML reader is given` : yamlTooDeep(t.text) ? `nests deeper than ${YAML_MAX_DEPTH} levels` : undefined;
+  const refused = t.text.length > YAML_MAX_CHARS ? `is ${t.text.length} characters, over the ${YAML_MAX_CHARS} the YAML reader is given` : yamlTooDeep(t.text) ? `nests deeper than ${YAML_MAX_DEPTH} levels` : undefined;
   let parsed: ReturnType<typeof parseYaml> = refused ? { error: `expected a YAML mapping, found a file that ${refused}`, reason: refused, line: 1 } : parseYaml(t.text);
   if ('error' in parsed && parsed.line !== undefined) {
     // Invalid YAML (a file cut mid-write, a hand edit): the file is flat, so its top-level

@@ -198,6 +198,42 @@ describe('readJsonLines', () => {
   });
 });
 
+describe('readJsonLines, lines that cannot start JSON', () => {
+  it('says invalid JSON exactly where JSON.parse throws, and reads what it parses (property)', async () => {
+    // First characters of every kind, then JSON-ish text: the quick refusal must agree with JSON.parse.
+    const first = fc.constantFrom('{', '[', '"', '-', '0', '7', 't', 'f', 'n', ' ', '\t', '\r', '`', '#', 'x', '}', ']', ',', ':', '\u00e9', '\u0000', '\ufeff', '+', '.');
+    const rest = fc.string({ unit: fc.constantFrom('{', '}', '[', ']', '"', ':', ',', '1', 'a', 'true', 'null', ' ', '\\') , maxLength: 12 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(first, rest).map(([a, b]) => a + b), { minLength: 1, maxLength: 20 }), async (texts) => {
+        const lines = texts.map((t) => t.replace(/\n/g, ''));
+        const got = await jsonLines(lines.map((l) => `${l}\n`).join(''));
+        for (const [i, l] of lines.entries()) {
+          const r = got[i];
+          if (r.blank) continue;
+          let parsed: unknown;
+          let threw = false;
+          try {
+            parsed = JSON.parse(l.charCodeAt(0) === 0xfeff ? l.slice(1) : l);
+          } catch {
+            threw = true;
+          }
+          if (threw) expect(r.error === 'invalid JSON' || r.error === 'only NUL bytes', `${JSON.stringify(l)}: ${r.error}`).toBe(true);
+          else if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) expect(r.value, JSON.stringify(l)).toEqual(parsed);
+          else expect(r.error, JSON.stringify(l)).toMatch(/^not a JSON object/);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a file of 250,000 lines of garbage gives a bad line each, saying so', async () => {
+    const got = await jsonLines('```\n'.repeat(250_000));
+    expect(got).toHaveLength(250_000);
+    expect(got.every((l) => l.error === 'invalid JSON' && l.text === '```')).toBe(true);
+    expect((await jsonLines('\u0000\u0000\n'))[0].error).toBe('only NUL bytes');
+  });
+});
+
 describe('readLines over arbitrary chunkings', () => {
   // Bytes that matter to the reader: LF, CR, a BOM's bytes, multi-byte and invalid UTF-8.
   const byte = fc.constantFrom(0x0a, 0x0d, 0xef, 0xbb, 0xbf, 0xe2, 0x80, 0xa2, 0xff, 0xc3, 0x7b, 0x7d, 0x22, 0x61, 0x20, 0x31);

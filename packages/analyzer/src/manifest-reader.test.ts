@@ -36,4 +36,13 @@ describe('manifest.jsonl reader', () => {
     expect(manifest.map((r) => r.rel)).toEqual(['f1', 'f3']);
     expect(problems).toEqual([`manifest.jsonl line 2: longer than ${MAX_MANIFEST_LINE} bytes, not a manifest row; skipped`]);
   });
+
+  it('refuses a row with a field of the wrong type (a user nested 100,000 deep), naming the field and the line', async () => {
+    const deep = JSON.stringify({ user: '@', agent: 'a', rel: 'f2', archive_path: 'homes/u/f2', status: 'collected' }).replace('"@"', `${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    const { manifest, problems } = await readManifestStream(chunks(`${row(1)}\n${deep}\n${row(3)}\n`, 4096));
+    expect(manifest.map((r) => r.rel)).toEqual(['f1', 'f3']);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^manifest\.jsonl line 2: expected a manifest row \(a JSON object\), found a row with "user" as an array \(expected a string\): \{"user":\[\[/);
+  });
 });
+

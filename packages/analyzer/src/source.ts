@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { CollectionInfo, ManifestRow } from '@aitrail/collector';
+import { type CollectionInfo, checkCollectionInfo, type ManifestRow } from '@aitrail/collector/archive';
 import { readManifestStream } from './manifest-reader.js';
 import { safeJoin } from './safe-path.js';
 
@@ -38,18 +38,22 @@ export interface CollectionSource extends MemberAccess {
 /** Names of the two metadata members every collection has. */
 export const METADATA_MEMBERS = new Set(['collection.json', 'manifest.jsonl']);
 
-/** Parse collection.json text; a file that is not an aitrail collection is an error saying so. */
-export function parseCollectionInfo(label: string, infoText: string): CollectionInfo {
-  let info: CollectionInfo;
+/**
+ * Parse collection.json text; a file that is not an aitrail collection is an error saying so. A
+ * field of a type collection.json never has is left out, and named in `problems`.
+ */
+export function parseCollectionInfo(label: string, infoText: string): { info: CollectionInfo; problems: string[] } {
+  let parsed: unknown;
   try {
-    info = JSON.parse(infoText) as CollectionInfo;
+    parsed = JSON.parse(infoText);
   } catch (e) {
     throw new Error(`${label}: expected collection.json to be JSON, found a parse error (${(e as Error).message}); is this an aitrail collection?`);
   }
-  if (info?.format !== 'aitrail-collection') {
-    throw new Error(`${label}: expected collection.json with format "aitrail-collection", found ${JSON.stringify(info?.format)}; is this an aitrail collection?`);
+  const { info, problems } = checkCollectionInfo(parsed);
+  if (info.format !== 'aitrail-collection') {
+    throw new Error(`${label}: expected collection.json with format "aitrail-collection", found ${JSON.stringify(info.format)}; is this an aitrail collection?`);
   }
-  return info;
+  return { info, problems };
 }
 
 async function walk(root: string, dir: string, out: MemberInfo[]): Promise<void> {
@@ -74,8 +78,9 @@ export async function openDirectorySource(dir: string): Promise<CollectionSource
   if (!infoStat?.isFile()) throw missing('collection.json');
   if (infoStat.size > 16 * 1024 * 1024) throw new Error(`${dir}: expected a small collection.json, found ${infoStat.size} bytes; is this an aitrail collection?`);
   if (!(await lstat(manifestPath).catch(() => null))?.isFile()) throw missing('manifest.jsonl');
-  const info = parseCollectionInfo(dir, await readFile(infoPath, 'utf8'));
+  const { info, problems: infoProblems } = parseCollectionInfo(dir, await readFile(infoPath, 'utf8'));
   const { manifest, problems } = await readManifestStream(createReadStream(manifestPath));
+  problems.unshift(...infoProblems);
   const all: MemberInfo[] = [];
   await walk(root, root, all);
   const members = all.filter((m) => !METADATA_MEMBERS.has(m.name));

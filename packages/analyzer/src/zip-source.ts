@@ -1,11 +1,11 @@
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { type ArchiveReader, type CollectionInfo, openArchive } from '@aitrail/collector/archive';
+import { type ArchiveReader, openArchive } from '@aitrail/collector/archive';
 import { realpath, stat } from 'node:fs/promises';
 import { readManifestStream } from './manifest-reader.js';
 import { checkArchivePath } from './safe-path.js';
-import { type CollectionSource, directoryMembers, type MemberAccess, METADATA_MEMBERS, type MemberInfo } from './source.js';
+import { type CollectionSource, directoryMembers, type MemberAccess, METADATA_MEMBERS, type MemberInfo, parseCollectionInfo } from './source.js';
 import { overlappingMembers } from './zip-overlap.js';
 
 /**
@@ -20,15 +20,15 @@ export async function openZipSource(path: string): Promise<CollectionSource> {
     }
     // collection.json is small; manifest.jsonl is streamed with a cap on the line length, so a
     // hostile manifest (one 700 MB line) costs linear time and bounded memory.
-    let info: CollectionInfo;
+    let infoText: string;
     try {
-      info = JSON.parse(await reader.readText('collection.json', 16 * 1024 * 1024)) as CollectionInfo;
+      infoText = await reader.readText('collection.json', 16 * 1024 * 1024);
     } catch (e) {
-      throw new Error(`${path}: expected collection.json to be JSON, found ${(e as Error).message}; is this an aitrail collection?`);
+      throw new Error(`${path}: expected a readable collection.json, found ${(e as Error).message}; is this an aitrail collection?`);
     }
-    if (info?.format !== 'aitrail-collection') throw new Error(`${path}: expected collection.json with format "aitrail-collection", found ${JSON.stringify(info?.format)}; is this an aitrail collection?`);
+    const { info, problems: infoProblems } = parseCollectionInfo(path, infoText);
     const { manifest, problems } = await readManifestStream(await reader.openMember('manifest.jsonl'));
-    problems.unshift(...reader.problems);
+    problems.unshift(...reader.problems, ...infoProblems);
     const overlaps = await overlappingMembers(path).catch(() => new Set<string>());
     const members: MemberInfo[] = [];
     for (const [name, m] of reader.members) {

@@ -3,7 +3,9 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
 import { ArchiveFileReader } from './archive-file-reader.js';
+import { checkCollectionInfo } from './collection-info.js';
 import { MAX_MANIFEST_LINE, type StreamLine, streamLines } from './line-stream.js';
+import { misfitField } from './manifest-row.js';
 import type { CollectionInfo, ManifestRow } from './types.js';
 
 /** Sizes of one archive member, from the zip's central directory. */
@@ -197,7 +199,9 @@ export async function readCollection(
   if (!reader.members.has('collection.json')) problems.push('collection.json is missing: the collection is incomplete');
   else {
     try {
-      info = JSON.parse(await reader.readText('collection.json', 16 * 1024 ** 2)) as CollectionInfo;
+      const checked = checkCollectionInfo(JSON.parse(await reader.readText('collection.json', 16 * 1024 ** 2)));
+      info = checked.info;
+      problems.push(...checked.problems);
       if (info.format !== 'aitrail-collection') problems.push(`collection.json: format is ${JSON.stringify(info.format)}, expected "aitrail-collection"`);
       else if (info.complete !== true) problems.push('collection.json: "complete" is not true; the collection did not finish');
     } catch (err) {
@@ -216,6 +220,8 @@ export async function readCollection(
       try {
         const row = JSON.parse(text) as ManifestRow;
         if (row === null || typeof row !== 'object' || typeof row.status !== 'string') throw new Error('not a manifest row');
+        const misfit = misfitField(row as unknown as Record<string, unknown>);
+        if (misfit) throw new Error(`a row with ${misfit}`);
         manifest.push(row);
       } catch (err) {
         problems.push(`manifest.jsonl line ${lineNo}: not a manifest row (${(err as Error).message}): ${text.slice(0, 200)}`);

@@ -142,6 +142,12 @@ describe('conventions: files under packages/parsers/src', () => {
     expect(bad, `expected yamlLib() / jsoncLib() / tomlLib() / zstdLib() from sdk/libs.ts, found a static import in: ${bad.join(', ')}`).toEqual([]);
   });
 
+  it('prints values read from evidence with jsonText, not JSON.stringify (a value nested thousands deep overflows it)', () => {
+    const agents = join(src, 'agents');
+    const bad = code.filter((f) => f.startsWith(agents) && !f.includes('/test-helpers/') && /\bJSON\.stringify\(/.test(readFileSync(f, 'utf8'))).map((f) => relative(src, f));
+    expect(bad, `expected jsonText() from sdk/compact-json.ts (deep-values.test.ts shows why), found JSON.stringify in: ${bad.join(', ')}`).toEqual([]);
+  });
+
   it('uses named exports only', () => {
     const bad = code.filter((f) => /^export\s+default\b/m.test(readFileSync(f, 'utf8'))).map((f) => relative(src, f));
     expect(bad, `expected named exports, found export default in: ${bad.join(', ')}`).toEqual([]);

@@ -1,14 +1,14 @@
 export type { AgentPlugin, Artifact, FactKey, McpServerReport, ParseContext, ParseOptions, Parser, Row, RowTag, SessionFact, TurnType } from './sdk/types.js';
 export { mcpServerFromEntry, mcpServersFromConfig, type McpBase } from './sdk/mcp.js';
 export { badLineRow, makeRow, unreadableRow } from './sdk/row.js';
-export { compactJson } from './sdk/compact-json.js';
+export { compactJson, JSON_TEXT_MAX_DEPTH, jsonText, plainText } from './sdk/compact-json.js';
 export { normalizeTimestamp, toUtc, type TimestampResult } from './sdk/timestamp.js';
 export { asArray, asBool, asJsonish, asNumber, asObject, asString, isObject, pick, pickString, type JsonObject } from './sdk/decode.js';
 export { readJsonArray, type JsonStreamEvent, type JsonStreamOptions } from './sdk/json-stream.js';
 export { readJsonLines, readLines, type JsonLine, type LineReaderOptions, type RawLine } from './sdk/line-reader.js';
 export { columnNames, openCollectedSqlite, SqliteOpenError, tableNames, type SqliteDatabase } from './sdk/sqlite.js';
 export { isSqlRow, openArtifactSqlite, querySafely, tableRows, quoteIdent, selectList, sqlJson, sqlText, sqlTime, type OpenedSqlite, type QueryItem, type SqlRecord } from './sdk/sqlite-rows.js';
-export { readJsonDocument, type JsonDocumentOptions } from './sdk/json-document.js';
+export { parseJsonc, readJsonDocument, whyUnparsed, type JsonDocumentOptions } from './sdk/json-document.js';
 export { readSmall, utf8Text } from './sdk/small-file.js';
 export { isZstd, ZstdError, zstdDecompress } from './sdk/zstd.js';
 export { artifactFromFile, type FsArtifactOptions } from './sdk/fs-artifact.js';

@@ -183,6 +183,25 @@ describe('aitrail analyze on hostile archives', () => {
     expect(userRows(a)).toHaveLength(1);
   });
 
+  it('deep-fields: a host and a manifest user nested 100,000 deep are each reported and left out; the rest is analyzed', async () => {
+    const a = await analyzeCase('deep-fields');
+    expect(a.code, a.stderr).toBe(0);
+    expectClean(a);
+    const problems = a.collection?.manifest_problems.join('\n') ?? '';
+    expect(problems).toContain('collection.json: "host" is an array (expected a string); left out');
+    expect(problems).toMatch(/manifest\.jsonl line 2: .*"user" as an array \(expected a string\)/);
+    expect(problems).not.toMatch(/line 1\b/);
+    expect(a.collection?.host).toBe('unknown-host');
+    // Line 1 (events.jsonl) is read; line 2's member is one the manifest does not list.
+    expect(userRows(a)).toHaveLength(1);
+    expect(a.collection?.integrity.ok).toBe(false);
+    const v = await runCli(['verify', join(ARCHIVES, 'deep-fields.zip')], { timeoutMs: 60_000 });
+    expect(stackTraceLines(v.stderr), v.stderr).toEqual([]);
+    expect(v.code).not.toBe(0);
+    expect(v.stdout).toContain('"host" is an array (expected a string); left out');
+    expect(v.stdout).toMatch(/manifest\.jsonl line 2: not a manifest row \(a row with "user" as an array/);
+  });
+
   it('manifest-hostile-paths: an archive_path and a user that climb out materialize nothing outside the private temp folder', async () => {
     const a = await analyzeCase('manifest-hostile-paths');
     expect(a.code, a.stderr).toBe(0);

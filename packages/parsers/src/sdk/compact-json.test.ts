@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compactJson } from './compact-json.js';
+import { compactJson, JSON_TEXT_MAX_DEPTH, jsonText, plainText } from './compact-json.js';
 
 describe('compactJson', () => {
   it("prints the seed's approval example", () => {
@@ -75,5 +75,52 @@ describe('compactJson', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('jsonText', () => {
+  it("is JSON.stringify's text (key order kept) for any value it can print", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        expect(jsonText(v)).toBe(JSON.stringify(v));
+      }),
+    );
+    expect(jsonText(undefined)).toBe('');
+    expect(jsonText({ z: 1, a: 2 })).toBe('{"z":1,"a":2}');
+  });
+
+  it('prints a value parsed from text nested 100,000 deep, cut at its depth bound, instead of throwing', () => {
+    const depth = 100_000;
+    const v = JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown;
+    expect(() => JSON.stringify(v)).toThrow(RangeError);
+    const cut = JSON.stringify('…(nested too deep)');
+    expect(jsonText(v)).toBe('['.repeat(JSON_TEXT_MAX_DEPTH) + cut + ']'.repeat(JSON_TEXT_MAX_DEPTH));
+    const o = JSON.parse('{"k":'.repeat(depth) + '1' + '}'.repeat(depth)) as unknown;
+    expect(jsonText(o)).toBe('{"k":'.repeat(JSON_TEXT_MAX_DEPTH) + cut + '}'.repeat(JSON_TEXT_MAX_DEPTH));
+  });
+
+  it('prints what JSON.stringify refuses (a cycle, a BigInt) rather than throwing', () => {
+    const cyc: Record<string, unknown> = { a: 1 };
+    cyc.self = cyc;
+    expect(jsonText(cyc)).toBe('{"a":1,"self":"…(circular)"}');
+    expect(jsonText({ n: 12345678901234567890n })).toBe('{"n":12345678901234567890}');
+  });
+});
+
+describe('plainText', () => {
+  it("is String(value) for what String can print, an array's joined elements included", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (v) => {
+        expect(plainText(v)).toBe(String(v));
+      }),
+    );
+  });
+
+  it('gives the jsonText of an array nested 100,000 deep (whose toString overflows) instead of throwing', () => {
+    const depth = 100_000;
+    const v = JSON.parse('['.repeat(depth) + '1' + ']'.repeat(depth)) as unknown;
+    expect(() => String(v)).toThrow(RangeError);
+    expect(plainText(v)).toBe(jsonText(v));
+    expect(plainText(v).startsWith('['.repeat(JSON_TEXT_MAX_DEPTH))).toBe(true);
   });
 });

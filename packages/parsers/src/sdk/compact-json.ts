@@ -84,3 +84,35 @@ function printable(v: unknown): boolean {
 function byCodeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** Levels {@link jsonText} prints of a value too deep for JSON.stringify. */
+export const JSON_TEXT_MAX_DEPTH = 64;
+
+/**
+ * JSON.stringify's text of a value read from evidence, for a row or a message: JSON.stringify
+ * recurses, so a value nested a few thousand levels deep (valid JSON, which JSON.parse builds
+ * without limit) overflows the call stack, and one such value in a line lost the whole file.
+ * Such a value (or one JSON.stringify refuses: a cycle, a BigInt from SQLite) prints as
+ * {@link compactJson} (sorted keys) cut at {@link JSON_TEXT_MAX_DEPTH} levels. Never throws;
+ * '' where JSON.stringify gives nothing (undefined, a function).
+ */
+export function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return compactJson(value, JSON_TEXT_MAX_DEPTH);
+  }
+}
+
+/**
+ * String(value) of a value read from evidence: an array's toString joins its elements
+ * recursively, so an array nested thousands deep overflows the call stack; such a value gives its
+ * {@link jsonText} instead. Never throws.
+ */
+export function plainText(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return jsonText(value);
+  }
+}

@@ -13,6 +13,25 @@ export interface JsonDocumentOptions {
 }
 
 /**
+ * A JSON text, comments and trailing commas accepted as the agents' config files are written:
+ * JSON.parse first (most files are plain JSON; it is native, and builds any depth without
+ * recursion), the JSONC reader only when that fails, its parse errors into `errors`. Throws what
+ * the JSONC reader throws: a RangeError for a value nested thousands deep (see {@link whyUnparsed}).
+ */
+export function parseJsonc(text: string, errors: ParseError[]): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return jsoncLib().parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  }
+}
+
+/** What a throw of {@link parseJsonc} means, for the unreadable row. */
+export function whyUnparsed(e: unknown): string {
+  return e instanceof RangeError ? `not plain JSON, and nested too deep for the reader of JSON with comments (${e.message})` : (e as Error).message;
+}
+
+/**
  * A small JSON document read whole (JSON with comments and trailing commas accepted, as the
  * agents' config files are written), or the one `unreadable` row that says what was expected and
  * what was found. The row carries the file's mtime.
@@ -31,9 +50,9 @@ export async function readJsonDocument(a: Artifact, opts: JsonDocumentOptions = 
   const errors: ParseError[] = [];
   let value: unknown;
   try {
-    value = jsoncLib().parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+    value = parseJsonc(text, errors);
   } catch (e) {
-    return fail(opts.secret ? 'expected JSON, found text that cannot be parsed' : `expected JSON, found text that cannot be parsed: ${(e as Error).message}`);
+    return fail(opts.secret ? 'expected JSON, found text that cannot be parsed' : `expected JSON, found text that cannot be parsed: ${whyUnparsed(e)}`);
   }
   if (errors.length > 0 || value === undefined) {
     const e = errors[0];

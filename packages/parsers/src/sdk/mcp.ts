@@ -1,5 +1,6 @@
 import { asString, isObject, type JsonObject } from './decode.js';
 import type { McpServerReport } from './types.js';
+import { jsonText, plainText } from './compact-json.js';
 
 /** Where a config's servers belong: the fields every report of it shares. */
 export interface McpBase {
@@ -46,7 +47,7 @@ function first(o: JsonObject, keys: readonly string[]): unknown {
 }
 
 function strings(v: unknown): string[] {
-  return (list(v) ?? []).map((x) => (typeof x === 'string' ? x : x === null || x === undefined ? '' : typeof x === 'object' ? JSON.stringify(x) : String(x)));
+  return (list(v) ?? []).map((x) => (typeof x === 'string' ? x : x === null || x === undefined ? '' : typeof x === 'object' ? jsonText(x) : String(x)));
 }
 
 /** Secret-looking parts of an argument list: the value after `--token`, the part after `--api-key=`. */
@@ -107,11 +108,11 @@ export function mcpServerFromEntry(name: string, entry: unknown, base: McpBase):
   const disabled = o.disabled === true || o.enabled === false || o.disabled === 'true' || o.enabled === 'false';
   const secrets: { where: string; value: string }[] = [];
   for (const [k, v] of Object.entries(env)) {
-    const value = typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
+    const value = typeof v === 'string' ? v : v === null || v === undefined ? '' : plainText(v);
     if (value && !REFERENCE.test(value)) secrets.push({ where: `env:${k}`, value });
   }
   for (const [k, v] of Object.entries(headers)) {
-    const value = typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
+    const value = typeof v === 'string' ? v : v === null || v === undefined ? '' : plainText(v);
     if (value && !REFERENCE.test(value)) secrets.push({ where: `header:${k}`, value });
   }
   secrets.push(...argSecrets(args), ...urlSecrets(url));

@@ -7,6 +7,7 @@ import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { readJsonObject } from './json-file.js';
 import { MANAGED_MCP_RE, MCP_LOG_RE, PROJECT_MCP_RE } from './paths.js';
+import { jsonText } from '../../sdk/compact-json.js';
 
 /**
  * A project's `.mcp.json` or a managed `managed-mcp.json`: every server to the inventory, no row
@@ -51,7 +52,7 @@ function logRow(server: string, o: JsonObject, line: number, ctx: ParseContext):
   const fields = { timestamp_utc: ts, session_id: asString(o.sessionId) ?? '', project_path: asString(o.cwd) ?? '', source_line: line };
   const error = o.error;
   if (error !== undefined && error !== null) {
-    const message = typeof error === 'string' ? error : JSON.stringify(error);
+    const message = typeof error === 'string' ? error : jsonText(error);
     ctx.mcp({ name: server, scope: '', failure: { timestamp_utc: ts, message }, line });
     return makeRow('system', `mcp server ${server} failed: ${message}`, { ...fields, tag: 'mcp_failure' });
   }

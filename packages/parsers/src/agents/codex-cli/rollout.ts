@@ -10,6 +10,7 @@ import { compacted, sessionMeta, turnContext, worldState } from './rollout-conte
 import { eventMsg } from './rollout-events.js';
 import { type Outcome, responseItem } from './rollout-items.js';
 import { type Draft, RolloutState } from './rollout-state.js';
+import { jsonText } from '../../sdk/compact-json.js';
 
 /** Observers a test can attach to a rollout parse. */
 export interface RolloutHooks {
@@ -45,7 +46,7 @@ function envelope(st: RolloutState, v: JsonObject, line: number, ts: string): Ou
     case 'world_state':
       return worldState(st, p, ts);
     case 'inter_agent_communication':
-      return [{ turn: 'system', text: `inter-agent message: ${JSON.stringify(p)}`, tag: 'inter_agent' }];
+      return [{ turn: 'system', text: `inter-agent message: ${jsonText(p)}`, tag: 'inter_agent' }];
     default:
       if (SKIPPED_KINDS[type]) return SKIPPED_KINDS[type];
       st.ctx.unknown(`rollout:${type || '(no type)'}`, line);

@@ -5,6 +5,7 @@ import { readSmall, utf8Text } from '../../sdk/small-file.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { matcher } from './paths.js';
 import { jsoncLib } from '../../sdk/libs.js';
+import { jsonText } from '../../sdk/compact-json.js';
 
 /** What differs between the copilot-cli parsers; the rest of {@link Parser} is shared. */
 export interface CopilotParserSpec {
@@ -43,7 +44,7 @@ export const SMALL_FILE_BYTES = 16 * 1024 * 1024;
 export function describeJson(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (isObject(v)) return `an object with keys ${JSON.stringify(Object.keys(v).slice(0, 8))}`;
+  if (isObject(v)) return `an object with keys ${jsonText(Object.keys(v).slice(0, 8))}`;
   return `a ${typeof v}`;
 }
 

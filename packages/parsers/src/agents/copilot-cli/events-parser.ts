@@ -6,6 +6,7 @@ import { normalizeTimestamp } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { routeType } from './events-handlers.js';
 import { type EventLine, EventsState, eventRow, type HandlerContext } from './events-state.js';
+import { jsonText } from '../../sdk/compact-json.js';
 
 const HOME = String.raw`(?:\.copilot|\.local/state/\.copilot|\.config/\.copilot)`;
 const ID = '[0-9a-f-]{36}';
@@ -77,10 +78,10 @@ function handleLine(envelope: JsonObject, line: number, st: EventsState, ctx: Pa
   const route = routeType(type);
   if (route.kind === 'skip') return { rows: [], skipReason: route.reason };
   if (route.kind === 'unknown') {
-    if (legacy) return { bad: `legacy flat transcript: record type ${JSON.stringify(type)} not recognized` };
+    if (legacy) return { bad: `legacy flat transcript: record type ${jsonText(type)} not recognized` };
     // Counted in inventory.json unknown_records (DESIGN, "Unknown record kinds"), never dropped silently.
     ctx.unknown(type, line);
-    return { rows: [], skipReason: `unknown type ${JSON.stringify(type)}` };
+    return { rows: [], skipReason: `unknown type ${jsonText(type)}` };
   }
   const ev: EventLine = { type, data: asObject(envelope.data) ?? {}, envelope, timestamp: lineTimestamp(envelope.timestamp, line, ctx), line };
   const rows: Row[] = [];

@@ -5,6 +5,7 @@ import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { copilotParser } from './common.js';
 import { COPILOT_PATTERNS } from './paths.js';
+import { jsonText } from '../../sdk/compact-json.js';
 
 // `<ISO ms Z> [LEVEL] <message>`; continuation lines of a multi-line message have no prefix.
 const LINE = /^(\d{4}-\d{2}-\d{2}T\S+) \[[A-Z]+\] (.*)$/;
@@ -99,7 +100,7 @@ function mcpFailure(tail: string): { server: string; error: string } {
   try {
     const v: unknown = JSON.parse(tail);
     if (isObject(v)) {
-      const str = (x: unknown) => (typeof x === 'string' ? x : x === undefined || x === null ? '' : JSON.stringify(x));
+      const str = (x: unknown) => (typeof x === 'string' ? x : x === undefined || x === null ? '' : jsonText(x));
       return { server: str(v.server_name), error: str(v.raw_error ?? v.error ?? v.message) };
     }
   } catch {

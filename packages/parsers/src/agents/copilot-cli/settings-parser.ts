@@ -1,5 +1,6 @@
 import type { ParseError } from 'jsonc-parser';
 import { asString, isObject } from '../../sdk/decode.js';
+import { parseJsonc, whyUnparsed } from '../../sdk/json-document.js';
 import { badLineRow, makeRow, unreadableRow } from '../../sdk/row.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
@@ -35,9 +36,9 @@ async function* parseSettings(a: Artifact, ctx: ParseContext): AsyncGenerator<Ro
   const errors: ParseError[] = [];
   let v: unknown;
   try {
-    v = jsoncLib().parse(t.text, errors, { allowTrailingComma: true, disallowComments: false });
+    v = parseJsonc(t.text, errors);
   } catch (e) {
-    yield unreadableRow(`expected JSON with comments, found text that cannot be parsed: ${(e as Error).message}`);
+    yield unreadableRow(`expected JSON with comments, found text that cannot be parsed: ${whyUnparsed(e)}`);
     return;
   }
   if (errors.length > 0) {

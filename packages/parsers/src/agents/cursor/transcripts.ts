@@ -9,6 +9,7 @@ import { slugOf, transcriptFormat, transcriptIds } from './paths.js';
 import { parseTxtTranscript } from './transcript-txt.js';
 import { toolResultText } from './text.js';
 import { toolUseRow } from './tool-keys.js';
+import { jsonText } from '../../sdk/compact-json.js';
 
 /**
  * The project of a transcript's `projects/<slug>/` folder, from the folder's `.workspace-trusted`
@@ -59,7 +60,7 @@ async function* jsonRows(a: Artifact, fields: Partial<Row>, ctx: ParseContext): 
     const o = asObject(ev.value);
     const f = { ...fields, source_line: ev.index + 1 };
     if (!o) {
-      yield badLineRow('not a JSON object', JSON.stringify(ev.value).slice(0, 4096), ev.index + 1, { session_id: fields.session_id });
+      yield badLineRow('not a JSON object', jsonText(ev.value).slice(0, 4096), ev.index + 1, { session_id: fields.session_id });
       continue;
     }
     const role = asString(o.role) ?? '';

@@ -11,13 +11,14 @@ import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { readJsonDoc } from './json-file.js';
 import type { FamilyPaths } from './paths.js';
 import { tomlLib } from '../../sdk/libs.js';
+import { jsonText } from '../../sdk/compact-json.js';
 
 async function* parseTrustedFolders(a: Artifact): AsyncGenerator<Row> {
   const r = await readJsonDoc(a);
   if (!r.ok) return yield r.row;
   if (!isObject(r.value)) return yield unreadableRow('expected an object of folder → trust level, found another JSON value', { timestamp_utc: a.mtime });
   for (const [path, level] of Object.entries(r.value)) {
-    yield makeRow('system', `permission setting: trustedFolders.${path}=${asString(level) ?? JSON.stringify(level)}`, { timestamp_utc: a.mtime, project_path: path, tag: 'permission_setting' });
+    yield makeRow('system', `permission setting: trustedFolders.${path}=${asString(level) ?? jsonText(level)}`, { timestamp_utc: a.mtime, project_path: path, tag: 'permission_setting' });
   }
 }
 
@@ -25,7 +26,7 @@ const RULE_EXTRAS = ['commandPrefix', 'argsPattern', 'mcpName', 'modes'];
 
 function tomlValue(v: unknown): string {
   if (Array.isArray(v)) return v.map(tomlValue).join(',');
-  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v) ?? '';
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : jsonText(v);
 }
 
 async function* parsePolicies(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {

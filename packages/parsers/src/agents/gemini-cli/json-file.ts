@@ -1,4 +1,5 @@
 import type { ParseError } from 'jsonc-parser';
+import { parseJsonc, whyUnparsed } from '../../sdk/json-document.js';
 import { unreadableRow } from '../../sdk/row.js';
 import { readSmall, utf8Text } from '../../sdk/small-file.js';
 import type { Artifact, Row } from '../../sdk/types.js';
@@ -17,9 +18,9 @@ export async function readJsonDoc(a: Artifact, secret = false): Promise<{ ok: tr
   const errors: ParseError[] = [];
   let value: unknown;
   try {
-    value = jsoncLib().parse(utf8Text(r.buffer), errors, { allowTrailingComma: true, disallowComments: false });
+    value = parseJsonc(utf8Text(r.buffer), errors);
   } catch (e) {
-    return { ok: false, row: unreadableRow(secret ? 'expected JSON, found text that cannot be parsed' : `expected JSON, found text that cannot be parsed: ${(e as Error).message}`, { timestamp_utc: a.mtime }) };
+    return { ok: false, row: unreadableRow(secret ? 'expected JSON, found text that cannot be parsed' : `expected JSON, found text that cannot be parsed: ${whyUnparsed(e)}`, { timestamp_utc: a.mtime }) };
   }
   if (errors.length > 0 || value === undefined) {
     const e = errors[0];

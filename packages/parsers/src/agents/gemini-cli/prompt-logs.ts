@@ -12,6 +12,7 @@ import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import type { FamilyPaths } from './paths.js';
 import { resolveProject } from './project.js';
+import { jsonText } from '../../sdk/compact-json.js';
 
 /** How far a logs.json entry may be from the chat's user record: it is written on submit, the record when sent (after @-file reads). */
 export const LOGS_TOLERANCE_SECONDS = 3600;
@@ -32,7 +33,7 @@ async function* parseLogs(a: Artifact, ctx: ParseContext, paths: FamilyPaths): A
     const line = ev.index + 1;
     const e = ev.value;
     if (!isObject(e)) {
-      yield badLineRow('not a JSON object', JSON.stringify(e) ?? '', line, { project_path: project });
+      yield badLineRow('not a JSON object', jsonText(e), line, { project_path: project });
       continue;
     }
     const session = asString(e.sessionId) ?? '';

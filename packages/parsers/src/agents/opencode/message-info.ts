@@ -1,5 +1,6 @@
 import { asBool, asString, isObject, type JsonObject } from '../../sdk/decode.js';
 import { toUtc } from '../../sdk/timestamp.js';
+import { jsonText } from '../../sdk/compact-json.js';
 
 /** What the rows of a message's parts need to know about the message (message-v2.ts `Info`). */
 export interface MessageInfo {
@@ -52,5 +53,5 @@ export function errorText(e: unknown): string {
   if (!isObject(e)) return String(e);
   const name = asString(e.name) ?? '';
   const message = asString(obj(e.data).message) ?? asString(e.message) ?? '';
-  return [name, message].filter(Boolean).join(': ') || JSON.stringify(e);
+  return [name, message].filter(Boolean).join(': ') || jsonText(e);
 }

@@ -1,11 +1,13 @@
 import type { ParseError } from 'jsonc-parser';
 import { asString, isObject, type JsonObject } from '../../sdk/decode.js';
+import { parseJsonc, whyUnparsed } from '../../sdk/json-document.js';
 import { unreadableRow } from '../../sdk/row.js';
 import { readSmall, utf8Text } from '../../sdk/small-file.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { describe, locate, matcher } from './paths.js';
 import { uriToPath } from './uri.js';
 import { jsoncLib } from '../../sdk/libs.js';
+import { jsonText } from '../../sdk/compact-json.js';
 
 /** The agent id: catalog file, parser folder and registry entry. */
 export const AGENT = 'vscode-copilot-chat';
@@ -69,7 +71,7 @@ export async function readText(a: Artifact, maxBytes = SMALL_FILE_BYTES): Promis
 export function describeJson(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (isObject(v)) return `an object with keys ${JSON.stringify(Object.keys(v).slice(0, 8))}`;
+  if (isObject(v)) return `an object with keys ${jsonText(Object.keys(v).slice(0, 8))}`;
   return `a ${typeof v}`;
 }
 
@@ -81,9 +83,9 @@ export async function readJsonObject(a: Artifact, expected: string): Promise<{ v
   const errors: ParseError[] = [];
   let v: unknown;
   try {
-    v = jsoncLib().parse(t.text, errors, { allowTrailingComma: true, disallowComments: false });
+    v = parseJsonc(t.text, errors);
   } catch (e) {
-    return { row: unreadableRow(`expected JSON ${expected}, found text that cannot be parsed: ${(e as Error).message}`) };
+    return { row: unreadableRow(`expected JSON ${expected}, found text that cannot be parsed: ${whyUnparsed(e)}`) };
   }
   if (errors.length > 0) {
     const line = t.text.slice(0, errors[0].offset).split('\n').length;

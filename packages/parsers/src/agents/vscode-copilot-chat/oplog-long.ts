@@ -3,6 +3,7 @@ import { readJsonArray } from '../../sdk/json-stream.js';
 import { badLineRow } from '../../sdk/row.js';
 import type { Row } from '../../sdk/types.js';
 import { slimRequest } from './slim.js';
+import { jsonText } from '../../sdk/compact-json.js';
 
 /**
  * Lines of a session log too long to hold as text beside the session they describe. After a
@@ -71,7 +72,7 @@ export async function* streamInitial(open: () => AsyncIterable<Buffer | Uint8Arr
     else if (!ev.complete) yield badLineRow(`the Initial entry is cut after ${ev.items} complete request(s): ${ev.reason ?? 'incomplete'}`, '', n, fields);
   }
   if (kind !== 0) {
-    yield badLineRow(`expected a long line to be an Initial entry, found kind ${JSON.stringify(kind)}`, '', n, fields);
+    yield badLineRow(`expected a long line to be an Initial entry, found kind ${jsonText(kind)}`, '', n, fields);
     return;
   }
   Object.defineProperty(v, 'requests', { value: requests, enumerable: true, writable: true, configurable: true });

@@ -5,6 +5,7 @@ import type { ParseContext, Row } from '../../sdk/types.js';
 import { restoreMarkers, TRUNCATION_HINT } from './markers.js';
 import { isLongInitial, LONG_LINE_BYTES, readLongLine, streamInitial } from './oplog-long.js';
 import { slimPart, slimRequest, slimResult } from './slim.js';
+import { jsonText } from '../../sdk/compact-json.js';
 
 /**
  * Replay of VS Code's chat session operation log, chatSessions/<id>.jsonl (microsoft/vscode
@@ -129,7 +130,7 @@ function apply(out: Replay, e: JsonObject, line: number, marked: boolean): strin
     applyInitial(out, e.v, line, marked);
     return undefined;
   }
-  if (kind !== 1 && kind !== 2 && kind !== 3) return `expected kind 0 (Initial), 1 (Set), 2 (Push) or 3 (Delete), found ${JSON.stringify(kind)}`;
+  if (kind !== 1 && kind !== 2 && kind !== 3) return `expected kind 0 (Initial), 1 (Set), 2 (Push) or 3 (Delete), found ${jsonText(kind)}`;
   if (out.state === undefined) return 'a Set, Push or Delete before any Initial entry';
   if (!isPath(e.k)) return 'expected k to be a path of keys and indexes';
   const k = e.k;
@@ -142,7 +143,7 @@ function apply(out: Replay, e: JsonObject, line: number, marked: boolean): strin
   let v = kind === 3 ? undefined : e.v;
   if (kind === 1 && marked && prev !== undefined) v = restoreMarkers(v, prev, out);
   if (Array.isArray(parent)) {
-    if (typeof last !== 'number' || last > parent.length + MAX_GAP) return `index ${JSON.stringify(last)} is past the end of the array (length ${parent.length})`;
+    if (typeof last !== 'number' || last > parent.length + MAX_GAP) return `index ${jsonText(last)} is past the end of the array (length ${parent.length})`;
   } else if (typeof last !== 'string') return `index ${last} into an object`;
   slimAt(k, v);
   book(out, k, line, prev, v);
@@ -164,10 +165,10 @@ function applyInitial(out: Replay, value: JsonObject, line: number, marked: bool
 
 function push(out: Replay, parent: JsonObject | unknown[], key: Key, k: Key[], e: JsonObject, line: number, marked: boolean): string | undefined {
   const cur = own(parent, key);
-  if (cur !== undefined && cur !== null && !Array.isArray(cur)) return `expected an array at ${JSON.stringify(k)}, found ${typeof cur}`;
+  if (cur !== undefined && cur !== null && !Array.isArray(cur)) return `expected an array at ${jsonText(k)}, found ${typeof cur}`;
   if (e.v !== undefined && !Array.isArray(e.v)) return 'expected v to be an array of items to push';
-  if (e.i !== undefined && !(typeof e.i === 'number' && Number.isInteger(e.i) && e.i >= 0)) return `expected i to be an array length, found ${JSON.stringify(e.i)}`;
-  if (Array.isArray(parent) ? typeof key !== 'number' || key > parent.length : typeof key !== 'string') return `cannot push at ${JSON.stringify(k)}`;
+  if (e.i !== undefined && !(typeof e.i === 'number' && Number.isInteger(e.i) && e.i >= 0)) return `expected i to be an array length, found ${jsonText(e.i)}`;
+  if (Array.isArray(parent) ? typeof key !== 'number' || key > parent.length : typeof key !== 'string') return `cannot push at ${jsonText(k)}`;
   const arr: unknown[] = (cur as unknown[] | undefined) ?? [];
   const from = typeof e.i === 'number' ? Math.min(e.i, arr.length) : arr.length;
   let items = (e.v as unknown[] | undefined) ?? [];
@@ -255,7 +256,7 @@ function walk(root: unknown, path: Key[]): JsonObject | unknown[] | string {
   let cur: unknown = root;
   for (let i = 0; i < path.length; i++) {
     const next = own(cur, path[i]);
-    if (!isObject(next) && !Array.isArray(next)) return `path ${JSON.stringify(path.slice(0, i + 1))} does not exist in the session`;
+    if (!isObject(next) && !Array.isArray(next)) return `path ${jsonText(path.slice(0, i + 1))} does not exist in the session`;
     cur = next;
   }
   return cur as JsonObject | unknown[];

@@ -21,8 +21,11 @@ const recordOf =
 /** How deep a free-form value (imported_from: what another collector said of itself) may nest. */
 const FREE_FORM_DEPTH = 32;
 
-/** True when `v` nests at most `max` levels of arrays and objects (counted without recursion). */
-function shallow(v: unknown, max = FREE_FORM_DEPTH): boolean {
+/**
+ * True when `v` nests at most `max` levels of arrays and objects (counted without recursion):
+ * a deeper value overflows the stack of whatever prints or joins it (JSON.stringify, String).
+ */
+export function shallow(v: unknown, max = FREE_FORM_DEPTH): boolean {
   const stack: [unknown, number][] = [[v, 0]];
   while (stack.length > 0) {
     const [x, d] = stack.pop()!;

@@ -58,9 +58,18 @@ export function kindOf(st: BigIntStats): string {
   return 'unknown';
 }
 
-/** ISO-8601 UTC from a bigint ms time; '' when the file system gives none (0). */
-function iso(ms: bigint): string {
-  return ms === 0n ? '' : new Date(Number(ms)).toISOString();
+/** Milliseconds from 1970 a Date holds, either way; toISOString throws past them. */
+const DATE_RANGE_MS = 8_640_000_000_000_000n;
+
+/**
+ * ISO-8601 UTC from a bigint ms time; '' when the file system gives none (0). A time past the
+ * range of a date (year 275760; tmpfs, btrfs and XFS store one, and `touch -d` sets it) keeps its
+ * raw value in words: thrown, it ended the whole collection.
+ */
+export function iso(ms: bigint): string {
+  if (ms === 0n) return '';
+  if (ms > DATE_RANGE_MS || ms < -DATE_RANGE_MS) return `${ms} ms from 1970-01-01T00:00:00Z (past the range of a date)`;
+  return new Date(Number(ms)).toISOString();
 }
 
 /** The metadata columns of a manifest row, from the lstat taken before reading. */

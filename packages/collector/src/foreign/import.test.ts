@@ -112,6 +112,28 @@ describe('a Velociraptor folder of a Linux client (accessor file)', () => {
   }, 60_000);
 });
 
+describe('a Velociraptor folder whose metadata is hostile', () => {
+  // Times past what a Date holds (toISOString threw) and values nested 100,000 deep (String and
+  // JSON.stringify overflowed the stack): each ended the import before any file was read.
+  const DEEP = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+  const cases: [string, string, string, Record<string, unknown>][] = [
+    ['times of 1e30 and 1e300 microseconds', '{"Hostname":"seedlinux","OS":"linux"}', '{"start_time":1e30,"active_time":1e300}', { host: 'seedlinux' }],
+    ['a host name nested 100,000 deep', `{"Hostname":${DEEP},"OS":"linux"}`, '{}', { host: 'velo-hostile-1' }],
+    ['a flow id and artifact list nested 100,000 deep', '{"Hostname":"seedlinux"}', `{"start_time":1796099400000000,"session_id":${DEEP},"artifacts_with_results":${DEEP}}`, { host: 'seedlinux', imported_from: { collector: 'velociraptor', flow_id: null, artifacts: null } }],
+  ];
+  for (const [i, [what, info, context, expected]] of cases.entries()) {
+    it(`imports the files of one with ${what}`, async () => {
+      const dir = path.join(T, `velo-hostile-${i}`);
+      velociraptorLinuxFolder(HOME, USER, dir);
+      writeFileSync(path.join(dir, 'client_info.json'), info);
+      writeFileSync(path.join(dir, 'collection_context.json'), context);
+      const r = await run(dir, `velo-hostile-${i}`);
+      expect(r.info).toMatchObject(expected);
+      expect(r.rows.filter((x) => x.scope === 'home').map(key).sort()).toEqual(reference.map(key).sort());
+    }, 60_000);
+  }
+});
+
 describe('a Velociraptor folder of an older Linux offline collector (no accessor folder)', () => {
   it('claims the files collect claims at /home paths', async () => {
     const dir = path.join(T, 'velo-linux-old');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { badSegment, isoTime, pathKey, percentDecode, targetPath } from './paths.js';
+import { badSegment, isoFromMs, isoTime, pathKey, percentDecode, targetPath } from './paths.js';
 
 describe('targetPath', () => {
   it.each([
@@ -59,5 +59,16 @@ describe('isoTime', () => {
     [1700000000000, '2023-11-14T22:13:20.000Z'],
   ])('%s is %s', (v, want) => expect(isoTime(v)).toBe(want));
 
-  it.each([['0001-01-01T00:00:00Z'], ['0'], [''], ['not a date'], [null], [0]])('%s is no time', (v) => expect(isoTime(v)).toBeUndefined());
+  // Past what a Date holds (±8.64e15 ms), where toISOString throws: no time, never a throw.
+  it.each([['0001-01-01T00:00:00Z'], ['0'], [''], ['not a date'], [null], [0], [1e30], [Number.MAX_VALUE], ['1e300'], ['99999999999999999999'], [Number.POSITIVE_INFINITY]])('%s is no time', (v) => expect(isoTime(v)).toBeUndefined());
 });
+
+describe('isoFromMs', () => {
+  it('is toISOString within the range a Date holds, and undefined past it', () => {
+    expect(isoFromMs(8.64e15)).toBe('+275760-09-13T00:00:00.000Z');
+    expect(isoFromMs(-8.64e15)).toBe('-271821-04-20T00:00:00.000Z');
+    expect(isoFromMs(0)).toBe('1970-01-01T00:00:00.000Z');
+    for (const ms of [8.64e15 + 1, -8.64e15 - 1, 1e300, Number.NaN, Number.NEGATIVE_INFINITY]) expect(isoFromMs(ms)).toBeUndefined();
+  });
+});
+

@@ -56,9 +56,14 @@ export function badSegment(seg: string): string | undefined {
   return undefined;
 }
 
+/** ISO-8601 UTC of epoch milliseconds, or undefined past the range a Date holds (±8.64e15 ms), where toISOString throws. */
+export function isoFromMs(ms: number): string | undefined {
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : undefined;
+}
+
 /** ISO-8601 UTC from what a collector wrote (RFC 3339 with nanoseconds, `2024-01-02 03:04:05.1234567`, epoch seconds), or undefined. */
 export function isoTime(v: unknown): string | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) && v > 0 ? new Date(v > 1e11 ? v : v * 1000).toISOString() : undefined;
+  if (typeof v === 'number') return v > 0 ? isoFromMs(v > 1e11 ? v : v * 1000) : undefined;
   if (typeof v !== 'string') return undefined;
   let s = v.trim();
   if (s === '' || /^0+(\.0*)?$/.test(s)) return undefined;
@@ -76,5 +81,5 @@ export function isoTime(v: unknown): string | undefined {
   if (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(s)) s += 'Z';
   const t = Date.parse(s);
   // Go's zero time (0001-01-01) and the like mean "none".
-  return Number.isFinite(t) && t > 0 ? new Date(t).toISOString() : undefined;
+  return t > 0 ? isoFromMs(t) : undefined;
 }

@@ -1,4 +1,5 @@
 import { streamLines } from '../line-stream.js';
+import { shallow } from '../collection-info.js';
 
 /** A JSON object from a collector's log or result file. */
 export type Rec = Record<string, unknown>;
@@ -51,7 +52,7 @@ export async function* jsonRecords(source: AsyncIterable<Buffer>, wanted?: RegEx
   }
 }
 
-/** The first present value among dotted key paths, matching keys case-insensitively (`Upload.sha256`). */
+/** The first present value among dotted key paths, matching keys case-insensitively (`Upload.sha256`); one nested past 32 levels is absent. */
 export function pick(rec: unknown, ...paths: string[]): unknown {
   for (const p of paths) {
     let cur: unknown = rec;
@@ -64,7 +65,9 @@ export function pick(rec: unknown, ...paths: string[]): unknown {
       const key = k in o ? k : Object.keys(o).find((x) => x.toLowerCase() === k.toLowerCase());
       cur = key === undefined ? undefined : o[key];
     }
-    if (cur !== undefined && cur !== null && cur !== '') return cur;
+    // A value nested deeper than any collector writes counts as absent: every caller prints,
+    // joins or stores it, and one nested 100,000 deep overflowed the stack and ended the import.
+    if (cur !== undefined && cur !== null && cur !== '' && shallow(cur)) return cur;
   }
   return undefined;
 }

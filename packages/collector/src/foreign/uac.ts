@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createGunzip } from 'node:zlib';
 import type { Layout } from '../homes.js';
 import { streamLines } from '../line-stream.js';
-import { isoTime } from './paths.js';
+import { isoFromMs, isoTime } from './paths.js';
 import { hexDigest, MAX_RECORD_LINE } from './records.js';
 import { readTar } from './tar.js';
 import type { FileTree } from './tree.js';
@@ -186,7 +186,8 @@ export async function openUacTree(tree: FileTree, label: string, archive?: strin
     for (const e of tree.entries) {
       const target = uacTarget(e.name);
       if (!target || (e.kind !== 'file' && e.kind !== 'symlink')) continue;
-      yield { target, member: e.name, kind: e.kind, size: e.size, linkTarget: e.linkTarget, recorded: e.mtimeMs ? { mtime: new Date(e.mtimeMs).toISOString() } : {}, open: () => tree.open(e.name) };
+      const mtime = e.mtimeMs ? isoFromMs(e.mtimeMs) : undefined;
+      yield { target, member: e.name, kind: e.kind, size: e.size, linkTarget: e.linkTarget, recorded: mtime ? { mtime } : {}, open: () => tree.open(e.name) };
     }
   };
   return st.source(label, files, async () => tree.close());
@@ -237,9 +238,9 @@ export async function openUacTar(file: string, label: string): Promise<ForeignSo
       if (!target) continue;
       if (e.type === 'hardlink') hardlinks++;
       if (e.type !== 'file' && e.type !== 'symlink') continue;
-      const recorded: Recorded = { mtime: e.mtimeMs ? new Date(e.mtimeMs).toISOString() : undefined, mode: e.mode.toString(8).padStart(4, '0'), from: [`tar header at byte ${e.offset}`] };
-      if (e.atimeMs) recorded.atime = new Date(e.atimeMs).toISOString();
-      if (e.ctimeMs) recorded.ctime = new Date(e.ctimeMs).toISOString();
+      const recorded: Recorded = { mtime: e.mtimeMs ? isoFromMs(e.mtimeMs) : undefined, mode: e.mode.toString(8).padStart(4, '0'), from: [`tar header at byte ${e.offset}`] };
+      if (e.atimeMs) recorded.atime = isoFromMs(e.atimeMs);
+      if (e.ctimeMs) recorded.ctime = isoFromMs(e.ctimeMs);
       yield { target, member: e.name, kind: e.type, size: e.size, linkTarget: e.linkName, recorded, open: () => e.body() };
     }
     // The archive's tail (the zero blocks after the end marker) is hashed too: read to the end.

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Layout } from '../homes.js';
-import { isoTime, pathKey, percentDecode, targetPath } from './paths.js';
+import { isoFromMs, isoTime, pathKey, percentDecode, targetPath } from './paths.js';
 import { count, hexDigest, jsonRecords, pick, type Rec } from './records.js';
 import type { FileTree, TreeEntry } from './tree.js';
 import type { ForeignFile, ForeignSource, Recorded } from './types.js';
@@ -98,7 +98,7 @@ export async function openVelociraptor(tree: FileTree, prefix: string, label: st
   const fromName = /Collection-(.+?)-\d{4}-\d\d-\d\dT/.exec(path.basename(label))?.[1];
   const host = String(pick(info, 'Hostname', 'hostname', 'Fqdn', 'fqdn') ?? fromName ?? path.basename(label).replace(/\.zip$/i, ''));
   if (!pick(info, 'Hostname', 'hostname', 'Fqdn', 'fqdn')) notes.push(`velociraptor: no client_info.json host name; the host is "${host}", from the collection's name`);
-  const micros = (v: unknown) => (typeof v === 'number' && v > 0 ? new Date(v > 1e14 ? v / 1000 : v > 1e11 ? v : v * 1000).toISOString() : undefined);
+  const micros = (v: unknown) => (typeof v === 'number' && v > 0 ? isoFromMs(v > 1e14 ? v / 1000 : v > 1e11 ? v : v * 1000) : undefined);
   // Multiple accessors may hold the same file (auto and ntfs): the first one is imported.
   const seen = new Map<string, Upload>();
   for (const u of uploads) {

@@ -89,7 +89,9 @@ async function* parseLogDb(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> 
         const ev = logEvidence(text(r[body]), text(r.thread_id));
         if (!ev) return [];
         const base = epoch(r.ts);
-        const ms = base && r.ts_nanos != null ? new Date(Date.parse(base) + Math.floor(Number(r.ts_nanos) / 1e6)).toISOString() : base;
+        // Nanoseconds that are not a number, or carry the time past what a Date holds, leave the second as it is.
+        const t = base && r.ts_nanos != null ? Date.parse(base) + Math.floor(Number(r.ts_nanos) / 1e6) : Number.NaN;
+        const ms = Number.isFinite(t) && Math.abs(t) <= 8.64e15 ? new Date(t).toISOString() : base;
         return [makeRow(ev.turn, ev.text, { timestamp_utc: ms, session_id: ev.session, tool_name: ev.tool_name ?? '', source_line: n, tag: ev.tag })];
       },
       where,

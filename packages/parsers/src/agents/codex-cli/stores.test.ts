@@ -127,6 +127,21 @@ describe('logs: the TUI log and logs_<n>.sqlite', () => {
     const rows = await collectRows(parser('logs'), diskArtifact(path, '.codex/logs_2.sqlite'), recordingContext());
     expect(rows.map((r) => [r.source_line, r.timestamp_utc, r.session_id, r.text])).toEqual([[1, '2026-04-08T14:04:10.145Z', '019d6d67-1952-7e83-93ef-94497e3c15b6', 'ls']]);
   });
+
+  it('logs_<n>.sqlite: nanoseconds that are not a number or past the range of a date keep the second, and the rows after are read', async () => {
+    // toISOString threw on them, and the throw ended the table: every later row was lost.
+    const path = makeDb('logs_3.sqlite', 'CREATE TABLE logs (id INTEGER PRIMARY KEY AUTOINCREMENT, ts INTEGER, ts_nanos, level TEXT, target TEXT, feedback_log_body TEXT, thread_id TEXT)', (db) => {
+      const ins = db.prepare('INSERT INTO logs (ts, ts_nanos, level, target, feedback_log_body, thread_id) VALUES (?,?,?,?,?,?)');
+      for (const [i, nanos] of (['not a number', 1e300, -1e300, 145409000] as const).entries()) ins.run(1775657050 + i, nanos, 'INFO', 't', `turn{}: ToolCall: exec_command {"cmd":"ls ${i}"} thread_id=019d6d67-1952-7e83-93ef-94497e3c15b6`, '019d6d67-1952-7e83-93ef-94497e3c15b6');
+    });
+    const rows = await collectRows(parser('logs'), diskArtifact(path, '.codex/logs_3.sqlite'), recordingContext());
+    expect(rows.map((r) => [r.source_line, r.timestamp_utc, r.text])).toEqual([
+      [1, '2026-04-08T14:04:10.000Z', 'ls 0'],
+      [2, '2026-04-08T14:04:11.000Z', 'ls 1'],
+      [3, '2026-04-08T14:04:12.000Z', 'ls 2'],
+      [4, '2026-04-08T14:04:13.145Z', 'ls 3'],
+    ]);
+  });
 });
 
 describe('config.toml, hooks.json and rules', () => {

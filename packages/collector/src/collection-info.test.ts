@@ -40,12 +40,14 @@ describe('checkCollectionInfo', () => {
     ['counts', { files: '2' }, '"counts" is an object (expected an object of numbers)'],
     ['complete', 'true', '"complete" is a string (expected true or false)'],
     ['homes', [{ user: DEEP }], '"homes" is an array (expected a list of objects of strings (user, home))'],
-    ['imported_from', { a: DEEP }, '"imported_from" is an object (expected an object nested at most 32 levels)'],
+    ['imported_from', { a: DEEP }, '"imported_from" is nested too deep (expected at most 32 levels)'],
+    ['os', { platform: 'linux', release: '6', arch: 'x64', extra: DEEP }, '"os" is nested too deep (expected at most 32 levels)'],
+    ['catalog', [{ agent: 'a', version: '1', sha256: 'ab', extra: DEEP }], '"catalog" is nested too deep (expected at most 32 levels)'],
     ['started_utc', null, '"started_utc" is null (expected a string)'],
     ['a_field_of_a_later_version', DEEP, '"a_field_of_a_later_version" is nested too deep (expected at most 32 levels)'],
   ];
-  for (const [field, value, problem] of wrong) {
-    it(`leaves out ${field} given ${problem.split(' is ')[1].split(' (')[0]}`, () => {
+  for (const [i, [field, value, problem]] of wrong.entries()) {
+    it(`leaves out ${field} that is ${problem.split(' is ')[1].split(' (')[0]} (case ${i + 1})`, () => {
       const { info, problems } = checkCollectionInfo({ ...good, [field]: value });
       expect(problems).toEqual([`collection.json: ${problem}; left out`]);
       expect(field in info).toBe(false);

@@ -19,7 +19,7 @@ const recordOf =
     v !== null && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every(each);
 
 /** How deep a free-form value (imported_from: what another collector said of itself) may nest. */
-const FREE_FORM_DEPTH = 32;
+export const FREE_FORM_DEPTH = 32;
 
 /**
  * True when `v` nests at most `max` levels of arrays and objects (counted without recursion):
@@ -62,7 +62,7 @@ const FIELDS: Record<string, { check: Check; expected: string }> = {
   root: { check: str, expected: 'a string' },
   homes: { check: listOf(shape({ user: str, home: str })), expected: 'a list of objects of strings (user, home)' },
   compression: { check: shape({ choice: str, level: num, chunk_bytes: num, store_above: num, stored_members: num, deflated_members: num }), expected: 'an object (choice, and numbers)' },
-  imported_from: { check: (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && shallow(v), expected: `an object nested at most ${FREE_FORM_DEPTH} levels` },
+  imported_from: { check: (v) => v !== null && typeof v === 'object' && !Array.isArray(v), expected: 'an object' },
   system_paths: { check: bool, expected: 'true or false' },
 };
 
@@ -80,8 +80,10 @@ export function checkCollectionInfo(parsed: unknown): { info: CollectionInfo; pr
   const problems: string[] = [];
   for (const [k, v] of Object.entries(parsed)) {
     const field = FIELDS[k];
-    if (field ? field.check(v) : shallow(v)) info[k] = v;
-    else problems.push(`collection.json: "${k}" is ${field ? kindOf(v) : 'nested too deep'} (expected ${field ? field.expected : `at most ${FREE_FORM_DEPTH} levels`}); left out`);
+    // Known fields are checked for depth too: an extra key inside os or a catalog entry is printed with it.
+    if ((!field || field.check(v)) && shallow(v)) info[k] = v;
+    else if (field && !field.check(v)) problems.push(`collection.json: "${k}" is ${kindOf(v)} (expected ${field.expected}); left out`);
+    else problems.push(`collection.json: "${k}" is nested too deep (expected at most ${FREE_FORM_DEPTH} levels); left out`);
   }
   return { info: info as unknown as CollectionInfo, problems };
 }

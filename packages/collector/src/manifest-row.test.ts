@@ -43,10 +43,11 @@ describe('misfitField', () => {
     ['bytes_read', '10', '"bytes_read" as a string (expected a count or null)'],
     ['files', null, '"files" as null (expected a count)'],
     ['agents', ['a', 1], '"agents" as an array (expected a list of strings)'],
-    ['imported', [DEEP], '"imported" as an array (expected an object)'],
+    ['imported', [DEEP], '"imported" as an array (expected an object nested at most 32 levels)'],
+    ['imported', { collector: 'kape', recorded: { mtime: DEEP } }, '"imported" as an object (expected an object nested at most 32 levels)'],
   ];
-  for (const [field, value, found] of wrong) {
-    it(`names ${field} of the wrong type`, () => {
+  for (const [i, [field, value, found]] of wrong.entries()) {
+    it(`names ${field} of the wrong type (case ${i + 1})`, () => {
       expect(misfitField({ ...row, [field]: value })).toBe(found);
     });
   }

@@ -19,6 +19,7 @@ interface Analyzed {
   timedOut: boolean;
   T: string;
   collection?: {
+    host: string;
     manifest_problems: string[];
     integrity: { ok: boolean; mismatched: { archive_path: string }[]; missing: { archive_path: string }[]; extra: { archive_path: string }[]; unreadable: { archive_path: string; problem: string }[] };
   };

@@ -119,6 +119,8 @@ describe('a Velociraptor folder whose metadata is hostile', () => {
   const cases: [string, string, string, Record<string, unknown>][] = [
     ['times of 1e30 and 1e300 microseconds', '{"Hostname":"seedlinux","OS":"linux"}', '{"start_time":1e30,"active_time":1e300}', { host: 'seedlinux' }],
     ['a host name nested 100,000 deep', `{"Hostname":${DEEP},"OS":"linux"}`, '{}', { host: 'velo-hostile-1' }],
+    // String() of an object whose toString is not a function throws ("Cannot convert object to primitive value").
+    ['a host name and OS that are objects with a toString key', '{"Hostname":{"toString":1},"OS":{"toString":1}}', '{"start_time":{"valueOf":1},"session_id":{"toString":1}}', { host: 'velo-hostile-2' }],
     ['a flow id and artifact list nested 100,000 deep', '{"Hostname":"seedlinux"}', `{"start_time":1796099400000000,"session_id":${DEEP},"artifacts_with_results":${DEEP}}`, { host: 'seedlinux', imported_from: { collector: 'velociraptor', flow_id: null, artifacts: null } }],
   ];
   for (const [i, [what, info, context, expected]] of cases.entries()) {

@@ -72,6 +72,12 @@ export function pick(rec: unknown, ...paths: string[]): unknown {
   return undefined;
 }
 
+/** {@link pick} as text: a string as it is, a number or boolean printed; an object (which String may throw on: `{"toString": 1}`) is absent. */
+export function pickText(rec: unknown, ...paths: string[]): string | undefined {
+  const v = pick(rec, ...paths);
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+}
+
 /** A hex digest of the expected length, lower-cased, or undefined. */
 export function hexDigest(v: unknown, length: number): string | undefined {
   return typeof v === 'string' && new RegExp(`^[0-9a-fA-F]{${length}}$`).test(v.trim()) ? v.trim().toLowerCase() : undefined;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Layout } from '../homes.js';
 import { isoFromMs, isoTime, pathKey, percentDecode, targetPath } from './paths.js';
-import { count, hexDigest, jsonRecords, pick, type Rec } from './records.js';
+import { count, hexDigest, jsonRecords, pick, pickText, type Rec } from './records.js';
 import type { FileTree, TreeEntry } from './tree.js';
 import type { ForeignFile, ForeignSource, Recorded } from './types.js';
 
@@ -92,12 +92,12 @@ export async function openVelociraptor(tree: FileTree, prefix: string, label: st
   for (const [why, n] of skipped) notes.push(`velociraptor: ${n} ${n === 1 ? 'upload' : 'uploads'} of ${why} not imported`);
   const info = await readJson(tree, `${prefix}client_info.json`);
   const context = await readJson(tree, `${prefix}collection_context.json`);
-  const os = String(pick(info, 'OS', 'os', 'System', 'Platform') ?? '').toLowerCase();
+  const os = (pickText(info, 'OS', 'os', 'System', 'Platform') ?? '').toLowerCase();
   const layout: Layout = os.includes('windows') || drives > 0 ? 'win32' : os.includes('darwin') || os.includes('mac') ? 'darwin' : detectUnix(uploads);
   const nocase = layout !== 'linux';
   const fromName = /Collection-(.+?)-\d{4}-\d\d-\d\dT/.exec(path.basename(label))?.[1];
-  const host = String(pick(info, 'Hostname', 'hostname', 'Fqdn', 'fqdn') ?? fromName ?? path.basename(label).replace(/\.zip$/i, ''));
-  if (!pick(info, 'Hostname', 'hostname', 'Fqdn', 'fqdn')) notes.push(`velociraptor: no client_info.json host name; the host is "${host}", from the collection's name`);
+  const host = pickText(info, 'Hostname', 'hostname', 'Fqdn', 'fqdn') ?? fromName ?? path.basename(label).replace(/\.zip$/i, '');
+  if (!pickText(info, 'Hostname', 'hostname', 'Fqdn', 'fqdn')) notes.push(`velociraptor: no client_info.json host name; the host is "${host}", from the collection's name`);
   const micros = (v: unknown) => (typeof v === 'number' && v > 0 ? isoFromMs(v > 1e14 ? v / 1000 : v > 1e11 ? v : v * 1000) : undefined);
   // Multiple accessors may hold the same file (auto and ntfs): the first one is imported.
   const seen = new Map<string, Upload>();
@@ -176,14 +176,14 @@ async function readUploadsJson(tree: FileTree, prefix: string, nocase: boolean, 
     const size = count(pick(rec, 'file_size', 'Size'));
     const stored = count(pick(rec, 'uploaded_size', 'StoredSize'));
     const r: Recorded = { ...(size !== undefined ? { size } : {}), from: [`uploads.json line ${line}`] };
-    if (size !== undefined && stored !== undefined && stored < size) notes.push(`velociraptor: uploads.json line ${line}: ${String(pick(rec, 'vfs_path'))} was uploaded ${stored} of ${size} bytes`);
+    if (size !== undefined && stored !== undefined && stored < size) notes.push(`velociraptor: uploads.json line ${line}: ${pickText(rec, 'vfs_path')} was uploaded ${stored} of ${size} bytes`);
     const comps = pick(rec, '_Components', 'Components');
     if (Array.isArray(comps) && comps.every((c) => typeof c === 'string')) {
       // The store path's own components, unescaped: the member name is their escaped form.
       const parts = (comps as string[])[0] === 'uploads' ? (comps as string[]).slice(1) : (comps as string[]);
       merge(byStored, `uploads/${parts.map(zipEscape).join('/')}`, r);
     }
-    const p = targetPath(String(pick(rec, 'vfs_path', 'Path') ?? ''));
+    const p = targetPath(pickText(rec, 'vfs_path', 'Path') ?? '');
     if (p) merge(byPath, pathKey(p, nocase), r);
   }
   if (counts.bad > 0) notes.push(`velociraptor: uploads.json has ${counts.bad} lines that are not upload rows`);

@@ -108,12 +108,20 @@ describe('jsonText', () => {
 });
 
 describe('plainText', () => {
-  it("is String(value) for what String can print, an array's joined elements included", () => {
+  it("is String(value) for what String can print, an array's joined elements included, else jsonText", () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 4 }), (v) => {
-        expect(plainText(v)).toBe(String(v));
+        let plain: string | undefined;
+        try {
+          plain = String(v);
+        } catch {
+          // {"toString": false} parsed from JSON: String finds no primitive and throws.
+        }
+        expect(plainText(v)).toBe(plain ?? jsonText(v));
       }),
     );
+    expect(plainText(JSON.parse('{"toString":false}'))).toBe('{"toString":false}');
+    expect(plainText(JSON.parse('[{"valueOf":1,"toString":{}}]'))).toBe('[{"valueOf":1,"toString":{}}]');
   });
 
   it('gives the jsonText of an array nested 100,000 deep (whose toString overflows) instead of throwing', () => {

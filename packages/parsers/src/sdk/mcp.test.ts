@@ -53,4 +53,9 @@ describe('MCP server configs of every agent, read by one helper', () => {
     }
     expect(mcpServersFromConfig({ mcpServers: { a: null } }, user)).toEqual([{ name: 'a', scope: 'user', transport: '' }]);
   });
+
+  it('keeps a URL password whose percent escapes are malformed as it is (decodeURIComponent threw, and every MCP parser with it)', () => {
+    expect(mcpServerFromEntry('a', { url: 'https://u:%E0%A4%A@h/mcp' }, user).secrets).toEqual([{ where: 'url:password', value: '%E0%A4%A' }]);
+    expect(mcpServerFromEntry('b', { url: 'https://u:p%40ss@h/mcp' }, user).secrets).toEqual([{ where: 'url:password', value: 'p@ss' }]);
+  });
 });

@@ -64,6 +64,15 @@ function argSecrets(args: string[]): { where: string; value: string }[] {
   return out;
 }
 
+/** A percent-decoded URL part, or the part as it is when its escapes are malformed (`%E0%A4%A`: decodeURIComponent throws). */
+function decodeOr(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 /** Credentials inside a URL: a password in its user part, secret-named query values. */
 function urlSecrets(url: string): { where: string; value: string }[] {
   const out: { where: string; value: string }[] = [];
@@ -73,7 +82,7 @@ function urlSecrets(url: string): { where: string; value: string }[] {
   } catch {
     return out;
   }
-  if (u.password) out.push({ where: 'url:password', value: decodeURIComponent(u.password) });
+  if (u.password) out.push({ where: 'url:password', value: decodeOr(u.password) });
   for (const [k, v] of u.searchParams) if (SECRET_NAME.test(k) && v && !REFERENCE.test(v)) out.push({ where: `url:?${k}`, value: v });
   return out;
 }

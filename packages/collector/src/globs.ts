@@ -120,10 +120,15 @@ export function compileGlobs(globs: string[], nocase: boolean): Matcher {
     }
     return m(rel);
   };
+  // Only ancestors as deep as the deepest prefix can have globs: a path 2,000 folders deep
+  // (PATH_MAX allows it) was sliced and folded at every level, for every folder of the walk.
+  let maxParts = 0;
+  for (const k of byPrefix.keys()) if (k !== '') maxParts = Math.max(maxParts, k.split('/').length);
   return (rel) => {
     if (test('', rel)) return true;
-    for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) if (i > 0 && test(rel.slice(0, i), rel)) return true;
-    return rel !== '' && test(rel, rel);
+    let parts = 1;
+    for (let i = rel.indexOf('/'); i >= 0 && parts <= maxParts; i = rel.indexOf('/', i + 1), parts++) if (i > 0 && test(rel.slice(0, i), rel)) return true;
+    return rel !== '' && parts <= maxParts && test(rel, rel);
   };
 }
 

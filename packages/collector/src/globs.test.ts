@@ -108,7 +108,7 @@ describe('glob matching', () => {
 
   it('answers as picomatch over all the globs for any path, however deep (property)', () => {
     // The matcher tests only ancestors as deep as its deepest prefix: a path 2,000 folders deep
-    // took 22 s of a collect when every ancestor was sliced and folded for every folder walked.
+    // cost a collect 14 s of CPU when every ancestor was sliced and folded for every folder walked.
     const seg = fc.constantFrom('a', 'b', 'A', '.x', 'c.md', '*', '**', '*.md', '{a,b}', 'C:');
     const glob = fc.array(seg, { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
     const name = fc.constantFrom('a', 'b', 'A', '.x', 'c.md', 'd', 'C:');

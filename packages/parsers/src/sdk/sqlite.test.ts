@@ -345,3 +345,30 @@ describe('openCollectedSqlite on files that are not a readable database', () => 
     );
   });
 });
+
+describe('openCollectedSqlite on a database with a view', () => {
+  // A view's rows are computed when read: one planted under a table's name (an endless
+  // recursive CTE as VS Code's ItemTable) made the Cline family's state.vscdb parsers run forever.
+  it('reads a view as an empty table of its columns, leaves the tables and the file as they were', async () => {
+    const path = join(root, 'views', 'state.vscdb');
+    mkdirSync(join(root, 'views'), { recursive: true });
+    const w = new Database(path);
+    w.exec(`CREATE TABLE t (a, b); INSERT INTO t VALUES (1, 'x');
+      CREATE VIEW ItemTable (key, value) AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT 'k' || x, 'v' FROM c;
+      CREATE VIEW "odd ""name""" AS SELECT a FROM t`);
+    w.close();
+    const before = sha(path);
+    const db = await openCollectedSqlite(path);
+    try {
+      expect(db.prepare('SELECT key, value FROM ItemTable WHERE lower(key) = ?').all('k1')).toEqual([]);
+      expect(db.prepare('SELECT rowid, * FROM ItemTable').all()).toEqual([]);
+      expect([...columnNames(db, 'ItemTable')]).toEqual(['key', 'value']);
+      expect(db.prepare('SELECT * FROM "odd ""name"""').all()).toEqual([]);
+      expect(db.prepare('SELECT a, b FROM t').all()).toEqual([{ a: 1, b: 'x' }]);
+      expect(tableNames(db).has('ItemTable')).toBe(true);
+    } finally {
+      db.close();
+    }
+    expect(sha(path)).toBe(before);
+  });
+});

@@ -65,6 +65,7 @@ export async function openCollectedSqlite(path: string, displayName?: string): P
     db = new Db(path, { readonly: true, fileMustExist: true });
     // Touch the schema now so a corrupt file fails here, with one clear error.
     db.prepare('SELECT name FROM sqlite_master LIMIT 1').all();
+    shadowViews(db);
     return db;
   } catch (e) {
     db?.close();
@@ -76,6 +77,29 @@ export async function openCollectedSqlite(path: string, displayName?: string): P
       throw new SqliteOpenError(`expected better-sqlite3's native module to read ${name}, but it could not be loaded (${msg}); reinstall with install scripts enabled (npm rebuild better-sqlite3)`);
     }
     throw new SqliteOpenError(`expected a readable SQLite database at ${name}: ${msg}; the file may be truncated or corrupt`);
+  }
+}
+
+/**
+ * Every view of the collected database is shadowed by an empty temporary table of the same name
+ * and columns (SQLite resolves an unqualified name in the temp schema first): an agent keeps its
+ * data in tables, and a view's rows are computed when read, so a planted one (a recursive CTE
+ * under the name VS Code's ItemTable has) made a parser's SELECT run forever and the analysis
+ * with it. The connection stays read-only: temporary objects live outside the file.
+ */
+function shadowViews(db: SqliteDatabase): void {
+  const views = db.prepare("SELECT name FROM sqlite_master WHERE type = 'view'").all() as { name: string }[];
+  const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
+  for (const { name } of views) {
+    let cols: string[] = [];
+    try {
+      // Compiling the view names its columns without running it.
+      cols = (db.prepare('SELECT name FROM pragma_table_info(?)').all(name) as { name: string }[]).map((c) => c.name);
+    } catch {
+      // A view that does not compile fails every query of it anyway.
+    }
+    // An empty table rather than an empty view: it has a rowid, as the table a parser expects does.
+    db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${q(name)} (${cols.length > 0 ? cols.map(q).join(', ') : '"_"'})`);
   }
 }
 
@@ -107,6 +131,7 @@ async function openRecovered(Db: typeof Database, path: string, name: string): P
     }
     db = new Db(copy, { readonly: true, fileMustExist: true });
     db.prepare('SELECT name FROM sqlite_master LIMIT 1').all();
+    shadowViews(db);
   } catch (e) {
     db?.close();
     remove();

@@ -66,7 +66,8 @@ const FIELDS: Record<string, { check: Check; expected: string }> = {
   system_paths: { check: bool, expected: 'true or false' },
 };
 
-const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+/** What a JSON value is, for a message: `null`, `an array`, `an object`, `a string`... */
+export const kindOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
 /**
  * collection.json as parsed, without the fields of a type it never has (each named in a problem),

@@ -1,4 +1,4 @@
-import { FREE_FORM_DEPTH, shallow } from './collection-info.js';
+import { FREE_FORM_DEPTH, kindOf, shallow } from './collection-info.js';
 import type { ManifestRow } from './types.js';
 
 type FieldType = 'string' | 'boolean' | 'count' | 'count?' | 'strings' | 'object';
@@ -49,7 +49,6 @@ const FITS: Record<FieldType, (v: unknown) => boolean> = {
   object: (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && shallow(v),
 };
 
-const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 const EXPECTED: Record<FieldType, string> = { string: 'a string', boolean: 'true or false', count: 'a count', 'count?': 'a count or null', strings: 'a list of strings', object: `an object nested at most ${FREE_FORM_DEPTH} levels` };
 
 /** The first field of `row` present with a type a manifest row never has, described; undefined when none. */

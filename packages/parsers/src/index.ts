@@ -6,8 +6,8 @@ export { normalizeTimestamp, toUtc, type TimestampResult } from './sdk/timestamp
 export { asArray, asBool, asJsonish, asNumber, asObject, asString, isObject, pick, pickString, type JsonObject } from './sdk/decode.js';
 export { readJsonArray, type JsonStreamEvent, type JsonStreamOptions } from './sdk/json-stream.js';
 export { readJsonLines, readLines, type JsonLine, type LineReaderOptions, type RawLine } from './sdk/line-reader.js';
-export { columnNames, openCollectedSqlite, SqliteOpenError, tableNames, type SqliteDatabase } from './sdk/sqlite.js';
-export { isSqlRow, openArtifactSqlite, querySafely, tableRows, quoteIdent, selectList, sqlJson, sqlText, sqlTime, type OpenedSqlite, type QueryItem, type SqlRecord } from './sdk/sqlite-rows.js';
+export { columnNames, openCollectedSqlite, quoteIdent, SqliteOpenError, tableNames, type SqliteDatabase } from './sdk/sqlite.js';
+export { isSqlRow, openArtifactSqlite, querySafely, tableRows, selectList, sqlJson, sqlText, sqlTime, type OpenedSqlite, type QueryItem, type SqlRecord } from './sdk/sqlite-rows.js';
 export { parseJsonc, readJsonDocument, whyUnparsed, type JsonDocumentOptions } from './sdk/json-document.js';
 export { readSmall, utf8Text } from './sdk/small-file.js';
 export { isZstd, ZstdError, zstdDecompress } from './sdk/zstd.js';

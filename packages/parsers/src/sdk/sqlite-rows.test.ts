@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { artifactFromFile } from './fs-artifact.js';
-import { openArtifactSqlite, querySafely, quoteIdent, selectList, sqlJson, sqlText, sqlTime } from './sqlite-rows.js';
+import { openArtifactSqlite, querySafely, selectList, sqlJson, sqlText, sqlTime } from './sqlite-rows.js';
+import { quoteIdent } from './sqlite.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'aitrail-sqlite-rows-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 import { unreadableRow } from './row.js';
-import { columnNames, openCollectedSqlite, type SqliteDatabase } from './sqlite.js';
+import { columnNames, openCollectedSqlite, quoteIdent, type SqliteDatabase } from './sqlite.js';
 import { normalizeTimestamp } from './timestamp.js';
 import type { Artifact, Row } from './types.js';
 
@@ -32,10 +32,6 @@ export async function openArtifactSqlite(a: Artifact): Promise<OpenedSqlite> {
   }
 }
 
-/** A table or column name quoted for SQL (never spliced raw). */
-export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
 
 /**
  * The select list for `wanted` columns of a table whose schema differs between versions: a

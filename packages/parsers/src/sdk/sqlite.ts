@@ -89,17 +89,11 @@ export async function openCollectedSqlite(path: string, displayName?: string): P
  */
 function shadowViews(db: SqliteDatabase): void {
   const views = db.prepare("SELECT name FROM sqlite_master WHERE type = 'view'").all() as { name: string }[];
-  const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
   for (const { name } of views) {
-    let cols: string[] = [];
-    try {
-      // Compiling the view names its columns without running it.
-      cols = (db.prepare('SELECT name FROM pragma_table_info(?)').all(name) as { name: string }[]).map((c) => c.name);
-    } catch {
-      // A view that does not compile fails every query of it anyway.
-    }
+    // Compiling the view names its columns without running it (none when it does not compile).
+    const cols = [...columnNames(db, name)];
     // An empty table rather than an empty view: it has a rowid, as the table a parser expects does.
-    db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${q(name)} (${cols.length > 0 ? cols.map(q).join(', ') : '"_"'})`);
+    db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${quoteIdent(name)} (${cols.length > 0 ? cols.map(quoteIdent).join(', ') : '"_"'})`);
   }
 }
 
@@ -179,6 +173,11 @@ function truncation(name: string, h: Buffer, size: number): string | undefined {
     return `expected a SQLite database of ${pages} pages of ${pageSize} bytes (${pages * pageSize} bytes), found ${size} bytes in ${name}; it is truncated: collect it again`;
   }
   return undefined;
+}
+
+/** A table or column name quoted for SQL (never spliced raw). */
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
 }
 
 /** Table names present in the database (never fails on a missing table). */

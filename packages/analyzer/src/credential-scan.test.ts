@@ -146,6 +146,16 @@ describe('scanCredentialStream', () => {
     ]);
   });
 
+  it('finds a token in a file saved as UTF-16 with a byte order mark, either byte order, however chunked', async () => {
+    const text = `# notes\r\nexport GITHUB_TOKEN=${T.ghp}\r\n`;
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    for (const buf of [le, Buffer.from(le).swap16()]) {
+      for (let cut = 1; cut < buf.length; cut += 7) {
+        expect(await collect(scanCredentialStream(bytes(buf, [cut, cut + 3]))), `cut at ${cut}`).toEqual([{ line: 2, kind: 'github_token', preview: 'ghp_…' }]);
+      }
+    }
+  });
+
   it('finds a token cut between two chunks at every possible offset', async () => {
     const text = `{"data":{"content":"here: ${T.ghp} ok"}}\n`;
     const buf = Buffer.from(text);

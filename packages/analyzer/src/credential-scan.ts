@@ -1,3 +1,6 @@
+import { TextDecoder } from 'node:util';
+import { bomOf } from '@aitrail/parsers';
+
 /**
  * Credential scanner for collected files that are NOT secret files: a token pasted into a
  * prompt, echoed by a tool into events.jsonl, or printed in a process log. Secret files (the
@@ -186,12 +189,29 @@ export class CredentialScanner {
   // Characters at the start of `pending` that an earlier window already reported on.
   private seen = 0;
 
+  // A file saved as UTF-16 (its byte order mark says so) has a NUL beside every ASCII letter, so
+  // no pattern matched it: its bytes are decoded as text instead. Decided on the first chunk.
+  private utf16: TextDecoder | null | undefined;
+  private head = Buffer.alloc(0);
+
   /** Scan the next chunk; returns the findings it completes, in order. */
   push(chunk: Buffer | Uint8Array | string): CredentialFinding[] {
     const out: CredentialFinding[] = [];
+    if (this.utf16 === undefined && typeof chunk !== 'string') {
+      const b = Buffer.concat([this.head, chunk]);
+      // A mark is two bytes: a one-byte first chunk waits for the next.
+      if (b.length < 2) {
+        this.head = b;
+        return out;
+      }
+      this.head = Buffer.alloc(0);
+      const bom = bomOf(b);
+      this.utf16 = bom && bom.encoding !== 'utf-8' ? new TextDecoder(bom.encoding) : null;
+      chunk = b;
+    }
     // latin1: one character per byte, so a multi-byte character cut between chunks is harmless;
     // every pattern is ASCII.
-    const s = typeof chunk === 'string' ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
+    const s = typeof chunk === 'string' ? chunk : this.utf16 ? this.utf16.decode(chunk, { stream: true }) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
     let at = 0;
     const line = (nl: number) => {
       this.append(s.slice(at, nl), out);
@@ -219,6 +239,12 @@ export class CredentialScanner {
   /** The findings of the last line. */
   end(): CredentialFinding[] {
     const out: CredentialFinding[] = [];
+    if (this.head.length > 0) {
+      const h = this.head;
+      this.head = Buffer.alloc(0);
+      this.utf16 = null;
+      out.push(...this.push(h));
+    }
     if (this.pending.length > 0) this.flush(true, out);
     return out;
   }

@@ -3,13 +3,14 @@ export { mcpServerFromEntry, mcpServersFromConfig, type McpBase } from './sdk/mc
 export { badLineRow, makeRow, unreadableRow } from './sdk/row.js';
 export { compactJson, JSON_TEXT_MAX_DEPTH, jsonText, plainText } from './sdk/compact-json.js';
 export { normalizeTimestamp, toUtc, type TimestampResult } from './sdk/timestamp.js';
-export { asArray, asBool, asJsonish, asNumber, asObject, asString, isObject, pick, pickString, type JsonObject } from './sdk/decode.js';
+export { asArray, asBool, asJsonish, asNumber, asObject, asString, describeJson, isObject, pick, pickString, type JsonObject } from './sdk/decode.js';
 export { readJsonArray, type JsonStreamEvent, type JsonStreamOptions } from './sdk/json-stream.js';
 export { readJsonLines, readLines, type JsonLine, type LineReaderOptions, type RawLine } from './sdk/line-reader.js';
 export { columnNames, openCollectedSqlite, quoteIdent, SqliteOpenError, tableNames, type SqliteDatabase } from './sdk/sqlite.js';
 export { isSqlRow, openArtifactSqlite, querySafely, tableRows, selectList, sqlJson, sqlText, sqlTime, type OpenedSqlite, type QueryItem, type SqlRecord } from './sdk/sqlite-rows.js';
 export { parseJsonc, readJsonDocument, whyUnparsed, type JsonDocumentOptions } from './sdk/json-document.js';
-export { readSmall, utf8Text } from './sdk/small-file.js';
+export { readSmall } from './sdk/small-file.js';
+export { bomOf, decodeText, type TextEncoding, utf8Stream } from './sdk/text-encoding.js';
 export { isZstd, ZstdError, zstdDecompress } from './sdk/zstd.js';
 export { artifactFromFile, type FsArtifactOptions } from './sdk/fs-artifact.js';
 export { EDITOR_FAMILIES, type EditorDir, editorDataDirs, type EditorEntry, type EditorFamilyEntry, type EditorLocation, editorOf, type EditorPlace } from './sdk/editors.js';

@@ -1,3 +1,4 @@
+import { jsonText } from './compact-json.js';
 /**
  * Value decoding for both encodings of the Copilot CLI event log: the native one and the
  * stringified one (seed 001), where every value in `data` is a string and nested objects are
@@ -85,4 +86,12 @@ export function pick(root: unknown, path: string): unknown {
 /** `pick` then `asString`. */
 export function pickString(root: unknown, path: string): string | undefined {
   return asString(pick(root, path));
+}
+
+/** How a JSON or YAML value reads in a "found ..." message: its type, and an object's first keys (never a value). */
+export function describeJson(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (isObject(v)) return `an object with keys ${jsonText(Object.keys(v).slice(0, 8))}`;
+  return `a ${typeof v}`;
 }

@@ -1,6 +1,8 @@
 import type { ParseError } from 'jsonc-parser';
+import { describeJson, isObject } from './decode.js';
 import { unreadableRow } from './row.js';
-import { readSmall, utf8Text } from './small-file.js';
+import { readSmall } from './small-file.js';
+import { decodeText } from './text-encoding.js';
 import type { Artifact, Row } from './types.js';
 import { jsoncLib } from './libs.js';
 
@@ -10,6 +12,8 @@ export interface JsonDocumentOptions {
   secret?: boolean;
   /** Largest file read, in bytes (default 64 MiB); a larger one is one unreadable row. */
   maxBytes?: number;
+  /** The document must be a JSON object, described so ("a JSON object of settings"); anything else is one unreadable row saying what was found. */
+  object?: string;
 }
 
 /**
@@ -42,7 +46,7 @@ export async function readJsonDocument(a: Artifact, opts: JsonDocumentOptions = 
   try {
     const r = await readSmall(a.stream(), opts.maxBytes ?? 64 * 1024 * 1024);
     if (!r.ok) return fail(r.reason);
-    text = utf8Text(r.buffer);
+    text = decodeText(r.buffer);
   } catch (e) {
     return fail(`could not read the file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
@@ -58,5 +62,6 @@ export async function readJsonDocument(a: Artifact, opts: JsonDocumentOptions = 
     const e = errors[0];
     return fail(`expected JSON, found invalid JSON: ${e ? `${jsoncLib().printParseErrorCode(e.error)} at offset ${e.offset}` : 'no value'}`);
   }
+  if (opts.object !== undefined && !isObject(value)) return fail(`expected ${opts.object}, found ${describeJson(value)}`);
   return { ok: true, value };
 }

@@ -1,3 +1,4 @@
+import { utf8Stream } from './text-encoding.js';
 /**
  * Streaming reader for one large JSON document (a chat session file, a task's message list):
  * the elements of the array at a key path come one at a time, each parsed by `JSON.parse`, so
@@ -107,7 +108,7 @@ export async function* readJsonArray(source: AsyncIterable<Buffer | Uint8Array>,
     if (cap) capFrom = i;
   };
 
-  for await (const raw of withoutBom(source)) {
+  for await (const raw of withoutBom(utf8Stream(source))) {
     if (done || garbage) continue;
     const chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
     const events: JsonStreamEvent[] = [];

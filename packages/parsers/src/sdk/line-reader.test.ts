@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { TextDecoder } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { compactJson } from './compact-json.js';
 import { type JsonLine, type RawLine, readJsonLines, readLines } from './line-reader.js';
@@ -22,7 +23,10 @@ async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
 const jsonLines = (text: string | Buffer, cuts?: number[]) => all(readJsonLines(chunked(Buffer.isBuffer(text) ? text : Buffer.from(text), cuts)));
 
 // What readLines must produce, computed from the whole buffer at once.
-function splitWhole(buf: Buffer): RawLine[] {
+function splitWhole(file: Buffer): RawLine[] {
+  // A file that starts with a UTF-16 byte order mark is read as UTF-16 (text-encoding.ts).
+  const utf16 = file[0] === 0xff && file[1] === 0xfe ? 'utf-16le' : file[0] === 0xfe && file[1] === 0xff ? 'utf-16be' : undefined;
+  const buf = utf16 ? Buffer.from(new TextDecoder(utf16).decode(file.subarray(2)), 'utf8') : file;
   const pieces: Buffer[] = [];
   let at = 0;
   for (let nl = buf.indexOf(0x0a); nl >= 0; nl = buf.indexOf(0x0a, at)) {

@@ -1,4 +1,5 @@
 import { isObject, type JsonObject } from './decode.js';
+import { utf8Stream } from './text-encoding.js';
 
 /** One physical line of a JSONL file, as {@link readJsonLines} yields it. */
 export interface JsonLine {
@@ -160,7 +161,7 @@ export async function* readLines(source: AsyncIterable<Buffer | Uint8Array>, opt
     partLen += chunk.length;
   };
 
-  for await (const c of source) {
+  for await (const c of utf8Stream(source)) {
     const chunk = toBuffer(c);
     let start = 0;
     for (;;) {

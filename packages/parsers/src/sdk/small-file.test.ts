@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSmall, utf8Text } from './small-file.js';
+import { readSmall } from './small-file.js';
 
 async function* parts(...xs: string[]): AsyncGenerator<Buffer> {
   for (const x of xs) yield Buffer.from(x);
@@ -17,12 +17,5 @@ describe('readSmall', () => {
 
   it('takes a file of exactly the limit', async () => {
     expect((await readSmall(parts('abc', 'de'), 5)).ok).toBe(true);
-  });
-});
-
-describe('utf8Text', () => {
-  it('drops a BOM and keeps the rest', () => {
-    expect(utf8Text(Buffer.from('\ufeffid: s1 •'))).toBe('id: s1 •');
-    expect(utf8Text(Buffer.from('id: s1'))).toBe('id: s1');
   });
 });

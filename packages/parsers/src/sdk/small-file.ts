@@ -9,9 +9,3 @@ export async function readSmall(stream: AsyncIterable<Buffer>, maxBytes = 64 * 1
   }
   return { ok: true, buffer: Buffer.concat(parts, n) };
 }
-
-/** Decode UTF-8 text, dropping a BOM. */
-export function utf8Text(buf: Buffer): string {
-  const s = buf.toString('utf8');
-  return s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
-}

@@ -4,10 +4,11 @@
  * question without the user (the transcript's "y" answers then are not a person's); the history
  * file options move the transcripts elsewhere (aider/args.py).
  */
-import { asObject } from '../../sdk/decode.js';
+import { asObject, describeJson } from '../../sdk/decode.js';
 import { compactJson } from '../../sdk/compact-json.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import type { Artifact, Row } from '../../sdk/types.js';
 import { parseYamlGuarded } from '../../sdk/yaml-guard.js';
 
@@ -39,14 +40,15 @@ export async function* parseAiderConfig(a: Artifact): AsyncGenerator<Row> {
   if (!r.ok) return yield unreadableRow(r.reason, { timestamp_utc: a.mtime });
   let doc: unknown;
   try {
-    doc = parseYamlGuarded(utf8Text(r.buffer), { maxAliasCount: 100, uniqueKeys: false });
+    doc = parseYamlGuarded(decodeText(r.buffer), { maxAliasCount: 100, uniqueKeys: false });
   } catch (e) {
     const pos = (e as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     // The text is never printed: the file may hold keys.
     return yield unreadableRow(`expected YAML, found text that cannot be parsed${pos ? ` (line ${pos})` : ''}`, { timestamp_utc: a.mtime });
   }
   const o = asObject(doc);
-  if (!o) return;
+  // An empty file (or one of comments) sets nothing; a list or a scalar is not a config.
+  if (!o) return doc === null || doc === undefined ? undefined : yield unreadableRow(`expected a YAML mapping of options, found ${describeJson(doc)}`, { timestamp_utc: a.mtime });
   for (const [key, tag] of Object.entries(KEYS)) {
     const v = o[key];
     if (v === undefined || v === null) continue;

@@ -1,7 +1,8 @@
 import { asObject, asString, isObject, type JsonObject } from '../../sdk/decode.js';
 import { readJsonLines } from '../../sdk/line-reader.js';
 import { badLineRow, makeRow } from '../../sdk/row.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { HISTORY_RE } from './paths.js';
@@ -29,7 +30,7 @@ export async function expandPastes(display: string, pasted: JsonObject | undefin
       const hash = asString(p.contentHash);
       const f = hash && /^[0-9a-f]+$/i.test(hash) ? a.sibling(`paste-cache/${hash}.txt`) : undefined;
       const r = f ? await readSmall(f.stream(), MAX_PASTE_BYTES) : undefined;
-      if (r?.ok) texts.set(m[1], utf8Text(r.buffer));
+      if (r?.ok) texts.set(m[1], decodeText(r.buffer));
     }
   }
   return display.replace(PLACEHOLDER, (whole, n: string) => texts.get(n) ?? whole);

@@ -1,6 +1,7 @@
 import { isObject, type JsonObject } from '../../sdk/decode.js';
 import { unreadableRow } from '../../sdk/row.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import type { Artifact, Row } from '../../sdk/types.js';
 
 /**
@@ -11,7 +12,7 @@ export async function readJsonFile(a: Artifact, secret = false): Promise<{ ok: t
   const r = await readSmall(a.stream(), 256 * 1024 * 1024);
   if (!r.ok) return { ok: false, row: unreadableRow(r.reason) };
   try {
-    return { ok: true, value: JSON.parse(utf8Text(r.buffer)) };
+    return { ok: true, value: JSON.parse(decodeText(r.buffer)) };
   } catch (e) {
     const why = secret ? 'invalid JSON; the parse error is not printed: the file may hold credentials' : `invalid JSON: ${(e as Error).message}`;
     return { ok: false, row: unreadableRow(why) };

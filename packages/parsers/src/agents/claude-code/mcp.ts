@@ -1,5 +1,6 @@
 import { asString, isObject, type JsonObject } from '../../sdk/decode.js';
 import { readJsonArray } from '../../sdk/json-stream.js';
+import { utf8Stream } from '../../sdk/text-encoding.js';
 import { readJsonLines } from '../../sdk/line-reader.js';
 import { mcpServersFromConfig } from '../../sdk/mcp.js';
 import { badLineRow, makeRow } from '../../sdk/row.js';
@@ -64,8 +65,8 @@ function logRow(server: string, o: JsonObject, line: number, ctx: ParseContext):
 
 // Older builds wrote one JSON array per file (`<time>.txt`); current ones one JSON object per line.
 async function startsWithArray(a: Artifact): Promise<boolean> {
-  for await (const chunk of a.stream()) {
-    const t = Buffer.from(chunk).toString('latin1').trimStart();
+  for await (const chunk of utf8Stream(a.stream())) {
+    const t = Buffer.from(chunk).toString('latin1').replace(/^\u00ef\u00bb\u00bf/, '').trimStart();
     if (t !== '') return t.startsWith('[');
   }
   return false;

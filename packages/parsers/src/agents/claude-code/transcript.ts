@@ -1,7 +1,8 @@
 import { asBool, asString, type JsonObject } from '../../sdk/decode.js';
 import { readJsonLines } from '../../sdk/line-reader.js';
 import { badLineRow, makeRow } from '../../sdk/row.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { agentIdFromPath, isSidechainPath, SUBAGENT_RE, sessionIdFromPath, TRANSCRIPT_RE, toolResultSiblingPath } from './paths.js';
@@ -26,7 +27,7 @@ async function readAgentType(a: Artifact, agentId: string): Promise<string> {
   const r = await readSmall(meta.stream(), 1024 * 1024);
   if (!r.ok) return '';
   try {
-    return asString((JSON.parse(utf8Text(r.buffer)) as JsonObject).agentType) ?? '';
+    return asString((JSON.parse(decodeText(r.buffer)) as JsonObject).agentType) ?? '';
   } catch {
     return '';
   }
@@ -38,7 +39,7 @@ function spillReader(a: Artifact, st: TranscriptState, ctx: ParseContext): Spill
     const f = rel ? a.sibling(rel) : undefined;
     if (!f) return undefined;
     const r = await readSmall(f.stream(), MAX_SPILL_BYTES);
-    if (r.ok) return utf8Text(r.buffer);
+    if (r.ok) return decodeText(r.buffer);
     ctx.warn(`tool output ${name} not inlined: ${r.reason}`);
     return undefined;
   };

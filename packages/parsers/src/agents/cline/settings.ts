@@ -5,7 +5,7 @@
  * and model settings of the extension's globalState (a JSON file, or its row in VS Code's
  * state.vscdb, a store mixed with other extensions' secrets), and the SDK's provider list.
  */
-import { asArray, asObject, asString, isObject, type JsonObject, pick } from '../../sdk/decode.js';
+import { asArray, asObject, asString, describeJson, isObject, type JsonObject, pick } from '../../sdk/decode.js';
 import { compactJson } from '../../sdk/compact-json.js';
 import { mcpServersFromConfig } from '../../sdk/mcp.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
@@ -20,6 +20,7 @@ import { historyItemRows } from './task-files.js';
 export async function* parseMcpSettings(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
   const doc = await readJsonDoc(a, '', true);
   if (!doc.ok) return yield doc.row;
+  if (!isObject(doc.value)) return yield unreadableRow(`expected a JSON object with "mcpServers", found ${describeJson(doc.value)}`, { timestamp_utc: a.mtime });
   const project = a.scope === 'project' ? (a.projectRoot ?? '') : '';
   const base = { scope: project ? ('project' as const) : ('user' as const), ...(project ? { project_path: project } : {}) };
   for (const s of mcpServersFromConfig(doc.value, base, ['mcpServers'])) ctx.mcp(s);
@@ -96,6 +97,7 @@ export async function* parseProviders(a: Artifact): AsyncGenerator<Row> {
   const doc = await readJsonDoc(a, '', true);
   if (!doc.ok) return yield doc.row;
   const o = asObject(doc.value);
+  if (!o) return yield unreadableRow(`expected a JSON object with "providers", found ${describeJson(doc.value)}`, { timestamp_utc: a.mtime });
   const last = asString(o?.lastUsedProvider) ?? '';
   for (const [name, p] of Object.entries(asObject(o?.providers) ?? {})) {
     const s = asObject(asObject(p)?.settings);

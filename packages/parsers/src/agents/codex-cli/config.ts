@@ -2,7 +2,8 @@ import { compactJson } from '../../sdk/compact-json.js';
 import { asArray, asObject, asString, isObject, type JsonObject } from '../../sdk/decode.js';
 import { mcpServersFromConfig } from '../../sdk/mcp.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import type { Artifact, McpServerReport, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { CONFIG_RE, HOOKS_RE, SYSTEM_CONFIG_RE } from './paths.js';
 import { tomlLib } from '../../sdk/libs.js';
@@ -105,7 +106,7 @@ async function readToml(a: Artifact): Promise<{ ok: true; value: JsonObject } | 
   const r = await readSmall(a.stream(), 16 * 1024 * 1024);
   if (!r.ok) return { ok: false, row: unreadableRow(r.reason, { timestamp_utc: a.mtime }) };
   try {
-    return { ok: true, value: tomlLib().parse(utf8Text(r.buffer)) as JsonObject };
+    return { ok: true, value: tomlLib().parse(decodeText(r.buffer)) as JsonObject };
   } catch (e) {
     const where = e instanceof tomlLib().TomlError ? ` at line ${e.line}, column ${e.column}` : '';
     return { ok: false, row: unreadableRow(`expected TOML, found a syntax error${where}; the message is not printed: the file may hold credentials. Fix or inspect the file by hand`, { timestamp_utc: a.mtime }) };
@@ -132,7 +133,7 @@ async function* parseHooks(a: Artifact): AsyncGenerator<Row> {
   const r = await readSmall(a.stream(), 16 * 1024 * 1024);
   let v: unknown;
   try {
-    v = r.ok ? JSON.parse(utf8Text(r.buffer)) : undefined;
+    v = r.ok ? JSON.parse(decodeText(r.buffer)) : undefined;
   } catch {
     v = undefined;
   }

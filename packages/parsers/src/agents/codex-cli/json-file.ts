@@ -1,6 +1,7 @@
 import { isObject, type JsonObject } from '../../sdk/decode.js';
 import { unreadableRow } from '../../sdk/row.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import type { Artifact, Row } from '../../sdk/types.js';
 
 /** Small JSON files (imports, process lists, the TypeScript history) are read whole up to this size. */
@@ -11,7 +12,7 @@ export async function readJsonFile(a: Artifact): Promise<{ ok: true; value: unkn
   const r = await readSmall(a.stream(), MAX_BYTES);
   if (!r.ok) return { ok: false, row: unreadableRow(r.reason, { timestamp_utc: a.mtime }) };
   try {
-    return { ok: true, value: JSON.parse(utf8Text(r.buffer)) };
+    return { ok: true, value: JSON.parse(decodeText(r.buffer)) };
   } catch (e) {
     return { ok: false, row: unreadableRow(`expected JSON, found invalid JSON (${(e as Error).message})`, { timestamp_utc: a.mtime }) };
   }

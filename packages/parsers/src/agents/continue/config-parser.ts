@@ -4,10 +4,11 @@
  * `.continuerc.json` (a workspace's overrides), and the Hub blocks under `mcpServers/`. Read for
  * model names and MCP servers only (env and header values go to the analyzer as secrets).
  */
-import { asArray, asObject, asString, type JsonObject } from '../../sdk/decode.js';
+import { asArray, asObject, asString, describeJson, type JsonObject } from '../../sdk/decode.js';
 import { mcpServerFromEntry, mcpServersFromConfig } from '../../sdk/mcp.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { readJsonDoc } from '../cline/json-doc.js';
 import { parseYamlGuarded } from '../../sdk/yaml-guard.js';
@@ -18,7 +19,7 @@ async function readConfig(a: Artifact): Promise<{ ok: true; value: unknown } | {
   if (!r.ok) return { ok: false, row: unreadableRow(r.reason, { timestamp_utc: a.mtime }) };
   try {
     // maxAliasCount bounds a billion-laughs document; the text is never printed (it may hold keys).
-    return { ok: true, value: parseYamlGuarded(utf8Text(r.buffer), { maxAliasCount: 100, uniqueKeys: false }) as unknown };
+    return { ok: true, value: parseYamlGuarded(decodeText(r.buffer), { maxAliasCount: 100, uniqueKeys: false }) as unknown };
   } catch (e) {
     const pos = (e as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     return { ok: false, row: unreadableRow(`expected YAML, found text that cannot be parsed${pos ? ` (line ${pos})` : ''}`, { timestamp_utc: a.mtime }) };
@@ -30,7 +31,8 @@ export async function* parseConfig(a: Artifact, ctx: ParseContext): AsyncGenerat
   const doc = await readConfig(a);
   if (!doc.ok) return yield doc.row;
   const c = asObject(doc.value);
-  if (!c) return;
+  // An empty YAML file (or one of comments) sets nothing; a list or a scalar is not a config.
+  if (!c) return doc.value === null || doc.value === undefined ? undefined : yield unreadableRow(`expected a mapping of settings, found ${describeJson(doc.value)}`, { timestamp_utc: a.mtime });
   const project = a.scope === 'project' ? (a.projectRoot ?? '') : '';
   const base = { scope: project ? ('project' as const) : ('user' as const), ...(project ? { project_path: project } : {}) };
   for (const s of mcpServersFromConfig(c, base, ['mcpServers'])) ctx.mcp(s);

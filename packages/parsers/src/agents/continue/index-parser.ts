@@ -6,7 +6,8 @@
  */
 import { asArray, asObject, asString, type JsonObject } from '../../sdk/decode.js';
 import { makeRow } from '../../sdk/row.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 // The Cline family's small-JSON reader (JSONC tolerated, one unreadable row on failure).
@@ -26,7 +27,7 @@ export async function readIndex(a: Artifact | undefined): Promise<Map<string, Js
   if (!r.ok) return out;
   let v: unknown;
   try {
-    v = JSON.parse(utf8Text(r.buffer));
+    v = JSON.parse(decodeText(r.buffer));
   } catch {
     return out;
   }

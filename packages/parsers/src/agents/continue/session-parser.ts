@@ -100,6 +100,11 @@ export async function* parseSession(a: Artifact, ctx: ParseContext, fileId: stri
       yield makeRow('system', `parser: unparseable session file (${ev.reason ?? 'incomplete document'}); ${ev.items} history items read`, { ...base, timestamp_utc: a.mtime, tag: 'bad_line' });
       continue;
     }
+    // A whole document with no history array (a bare array, a string): nothing of a session in it.
+    if (ev.kind === 'end' && ev.complete && !ev.found && Object.keys(p.meta).length === 0) {
+      yield makeRow('system', 'parser: unreadable file (expected a session object {"history": [...]}, found no history array)', { ...base, timestamp_utc: a.mtime, tag: 'unreadable' });
+      continue;
+    }
     if (ev.kind !== 'item') continue;
     const line = ev.index + 1;
     const item = asObject(ev.value);

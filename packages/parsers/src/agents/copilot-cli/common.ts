@@ -1,11 +1,11 @@
 import type { Node, ParseError } from 'jsonc-parser';
-import { isObject, type JsonObject } from '../../sdk/decode.js';
+import { describeJson, isObject, type JsonObject } from '../../sdk/decode.js';
 import { unreadableRow } from '../../sdk/row.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { matcher } from './paths.js';
 import { jsoncLib } from '../../sdk/libs.js';
-import { jsonText } from '../../sdk/compact-json.js';
 
 /** What differs between the copilot-cli parsers; the rest of {@link Parser} is shared. */
 export interface CopilotParserSpec {
@@ -40,20 +40,15 @@ export function copilotParser(spec: CopilotParserSpec): Parser {
 /** Config files are small; anything past this is not a real one and is refused, not read. */
 export const SMALL_FILE_BYTES = 16 * 1024 * 1024;
 
-/** How a JSON value reads in a "found ..." message. */
-export function describeJson(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (isObject(v)) return `an object with keys ${jsonText(Object.keys(v).slice(0, 8))}`;
-  return `a ${typeof v}`;
-}
+/** How a JSON value reads in a "found ..." message (the SDK's). */
+export { describeJson };
 
 /** The whole artifact as text, or the one unreadable row that says why not. */
 export async function readText(a: Artifact, maxBytes = SMALL_FILE_BYTES): Promise<{ text: string } | { row: Row }> {
   try {
     const r = await readSmall(a.stream(), maxBytes);
     if (!r.ok) return { row: unreadableRow(r.reason) };
-    return { text: utf8Text(r.buffer) };
+    return { text: decodeText(r.buffer) };
   } catch (e) {
     return { row: unreadableRow(`could not read the file: ${(e as Error).message}`) };
   }

@@ -1,7 +1,8 @@
 import { compactJson } from '../../sdk/compact-json.js';
-import { asArray, asObject, asString, isObject } from '../../sdk/decode.js';
-import { makeRow, unreadableRow } from '../../sdk/row.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { asArray, asObject, asString, describeJson, isObject } from '../../sdk/decode.js';
+import { badLineRow, makeRow, unreadableRow } from '../../sdk/row.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, Row } from '../../sdk/types.js';
 import { projectOfSlugFolder } from './transcripts.js';
@@ -14,7 +15,7 @@ export async function readJson(a: Artifact, secret: boolean): Promise<{ ok: true
   const r = await readSmall(a.stream(), 16 * 1024 * 1024);
   if (!r.ok) return { ok: false, row: unreadableRow(r.reason) };
   try {
-    return { ok: true, value: JSON.parse(utf8Text(r.buffer)) };
+    return { ok: true, value: JSON.parse(decodeText(r.buffer)) };
   } catch (e) {
     return { ok: false, row: unreadableRow(secret ? 'invalid JSON; the parse error is not printed: the file may hold keys' : `invalid JSON: ${(e as Error).message}`) };
   }
@@ -54,7 +55,11 @@ export async function* parsePermissions(a: Artifact): AsyncGenerator<Row> {
     yield r.row;
     return;
   }
-  for (const [k, v] of Object.entries(asObject(r.value) ?? {})) {
+  if (!isObject(r.value)) {
+    yield unreadableRow(`expected a JSON object of permission lists, found ${describeJson(r.value)}`, { timestamp_utc: a.mtime });
+    return;
+  }
+  for (const [k, v] of Object.entries(r.value)) {
     const list = asArray(v);
     if (list) for (const e of list) yield setting(`${k}=${typeof e === 'string' ? e : compactJson(e)}`, a);
     else yield setting(`${k}=${compactJson(v)}`, a);
@@ -71,10 +76,13 @@ export async function* parseMcpApprovals(a: Artifact): AsyncGenerator<Row> {
   const project = await projectOfSlugFolder(a, 0);
   const list = asArray(r.value);
   if (!list) {
-    yield unreadableRow('expected a JSON array of approved MCP servers');
+    yield unreadableRow(`expected a JSON array of approved MCP servers, found ${describeJson(r.value)}`, { timestamp_utc: a.mtime });
     return;
   }
-  for (const e of list) if (typeof e === 'string') yield setting(`mcp server approved: ${e}`, a, project);
+  for (const [i, e] of list.entries()) {
+    if (typeof e === 'string') yield setting(`mcp server approved: ${e}`, a, project);
+    else yield badLineRow(`expected entry ${i + 1} to be a server name, found ${describeJson(e)}`, compactJson(e), null, { timestamp_utc: a.mtime, project_path: project });
+  }
 }
 
 /** `projects/<slug>/.workspace-trusted`: when the user trusted a workspace, and which. */

@@ -1,6 +1,7 @@
-import { asArray, asObject, asString } from '../../sdk/decode.js';
+import { compactJson } from '../../sdk/compact-json.js';
+import { asArray, asObject, asString, describeJson } from '../../sdk/decode.js';
 import { readLines } from '../../sdk/line-reader.js';
-import { makeRow, unreadableRow } from '../../sdk/row.js';
+import { badLineRow, makeRow, unreadableRow } from '../../sdk/row.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, Row } from '../../sdk/types.js';
 import { readJson } from './settings.js';
@@ -18,13 +19,14 @@ export async function* parsePromptHistory(a: Artifact): AsyncGenerator<Row> {
   }
   const list = asArray(r.value);
   if (!list) {
-    yield unreadableRow('expected a JSON array of prompts');
+    yield unreadableRow(`expected a JSON array of prompts, found ${describeJson(r.value)}`, { timestamp_utc: a.mtime });
     return;
   }
   for (const [i, e] of list.entries()) {
     const o = asObject(e);
     const text = typeof e === 'string' ? e : (asString(o?.text) ?? asString(o?.prompt) ?? asString(o?.display));
     if (text) yield makeRow('user', text, { timestamp_utc: toUtc(o?.timestamp ?? o?.createdAt), source_line: i + 1 });
+    else if (text === undefined) yield badLineRow(`expected prompt ${i + 1} to be a string or an object with text, found ${describeJson(e)}`, compactJson(e), i + 1);
   }
 }
 

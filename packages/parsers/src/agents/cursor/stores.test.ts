@@ -94,8 +94,10 @@ describe('prompt history, terminals, workspace files', () => {
       ['a', 1, '', ''],
       ['b', 2, '2026-10-01T09:00:00.000Z', ''],
       ['c', 3, '', ''],
+      ['parser: unparseable line (expected prompt 4 to be a string or an object with text, found a number): 5', 4, '', ''],
+      ['parser: unparseable line (expected prompt 5 to be a string or an object with text, found null): null', 5, '', ''],
     ]);
-    expect(texts((await parse({ '.cursor/prompt_history.json': '{}' })).rows)).toEqual(['parser: unreadable file (expected a JSON array of prompts)']);
+    expect(texts((await parse({ '.cursor/prompt_history.json': '{}' })).rows)).toEqual(['parser: unreadable file (expected a JSON array of prompts, found an object with keys [])']);
   });
 
   it('terminals: front matter or none; broken YAML is said and the snapshot row still given', async () => {
@@ -112,6 +114,7 @@ describe('prompt history, terminals, workspace files', () => {
     expect(await one('{"workspace":"file:///home/a/x.code-workspace"}')).toEqual([['workspace: /home/a (folder w1)', '/home/a']]);
     expect(await one('{"folder":"vscode-remote://ssh-remote%2Bbox/srv/api"}')).toEqual([['workspace: vscode-remote://ssh-remote%2Bbox/srv/api (folder w1)', 'vscode-remote://ssh-remote%2Bbox/srv/api']]);
     expect(await one('{}')).toEqual([]);
+    expect(await one('["/home/a"]')).toEqual([['parser: unreadable file (expected {"folder": "<URI>"} or {"workspace": "<URI>"}, found an array)', '']]);
     expect((await one('nope'))[0][0]).toMatch(/^parser: unreadable file \(expected \{"folder"/);
   });
 });

@@ -2,7 +2,8 @@ import { asArray, asObject, asString } from '../../sdk/decode.js';
 import { readJsonArray } from '../../sdk/json-stream.js';
 import { readJsonLines } from '../../sdk/line-reader.js';
 import { badLineRow, makeRow } from '../../sdk/row.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { messageRows } from './messages.js';
 import { slugOf, transcriptFormat, transcriptIds } from './paths.js';
@@ -23,7 +24,7 @@ export async function projectOfSlugFolder(a: Artifact, depth: number): Promise<s
   if (!r.ok) return '';
   let path = '';
   try {
-    path = asString(asObject(JSON.parse(utf8Text(r.buffer)))?.workspacePath) ?? '';
+    path = asString(asObject(JSON.parse(decodeText(r.buffer)))?.workspacePath) ?? '';
   } catch {
     return '';
   }

@@ -1,11 +1,12 @@
-import { asArray, asObject, asString, isObject } from '../../sdk/decode.js';
+import { asArray, asObject, asString, describeJson, isObject } from '../../sdk/decode.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { openCollectedSqlite, type SqliteDatabase, tableNames } from '../../sdk/sqlite.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { conversationRows, listComposers } from './conversations.js';
 import { type Item, readItems } from './item-table.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import { projectOfWorkspace, readWorkspaceProject } from './workspace-json.js';
 
 const KEYS = ['composer.composerData', 'aiService.generations', 'aiService.prompts', 'workbench.panel.aichat.view.aichat.chatdata', 'cursorAuth/workspaceOpenedDate'];
@@ -154,13 +155,17 @@ export async function* parseWorkspaceJson(a: Artifact): AsyncGenerator<Row> {
   let value: unknown;
   try {
     if (!r.ok) throw new Error(r.reason);
-    value = JSON.parse(utf8Text(r.buffer));
+    value = JSON.parse(decodeText(r.buffer));
   } catch (e) {
     yield unreadableRow(`expected {"folder": "<URI>"} or {"workspace": "<URI>"}: ${(e as Error).message}`);
     return;
   }
   const project = projectOfWorkspace(value);
-  if (!project) return;
+  if (!project) {
+    // `{}` is an empty window's; anything but an object is not a workspace.json.
+    if (!isObject(value)) yield unreadableRow(`expected {"folder": "<URI>"} or {"workspace": "<URI>"}, found ${describeJson(value)}`, { timestamp_utc: a.mtime });
+    return;
+  }
   const id = /workspaceStorage\/([^/]+)\//i.exec(a.rel)?.[1] ?? '';
   yield makeRow('system', `workspace: ${project}${id ? ` (folder ${id})` : ''}`, { timestamp_utc: a.mtime, project_path: project, source_line: null, tag: 'time_file' });
 }

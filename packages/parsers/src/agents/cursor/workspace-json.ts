@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { asObject, asString } from '../../sdk/decode.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import type { Artifact } from '../../sdk/types.js';
 import { pathOfUri } from './text.js';
 
@@ -25,7 +26,7 @@ export async function readWorkspaceProject(a: Artifact | undefined): Promise<str
   const r = await readSmall(a.stream(), 1024 * 1024);
   if (!r.ok) return '';
   try {
-    return projectOfWorkspace(JSON.parse(utf8Text(r.buffer)));
+    return projectOfWorkspace(JSON.parse(decodeText(r.buffer)));
   } catch {
     return '';
   }

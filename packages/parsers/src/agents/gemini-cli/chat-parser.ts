@@ -3,6 +3,7 @@ import { indexJsonl, jsonlRows } from './chat-jsonl.js';
 import { indexLegacy, legacyRows } from './chat-legacy.js';
 import { type ChatHooks, newChatState, reportProject } from './chat-setup.js';
 import type { FamilyPaths } from './paths.js';
+import { decodeText, utf8Stream } from '../../sdk/text-encoding.js';
 
 const SNIFF_BYTES = 1024 * 1024;
 
@@ -13,16 +14,16 @@ const SNIFF_BYTES = 1024 * 1024;
  */
 export async function isJsonLines(a: Artifact): Promise<boolean> {
   if (/\.jsonl(?:\.[^/]*)?$/i.test(a.rel)) return true;
-  const parts: Buffer[] = [];
+  const parts: Uint8Array[] = [];
   let n = 0;
-  for await (const c of a.stream()) {
+  for await (const c of utf8Stream(a.stream())) {
     const nl = c.indexOf(0x0a);
     parts.push(nl >= 0 ? c.subarray(0, nl) : c);
     n += c.length;
     if (nl >= 0 || n > SNIFF_BYTES) break;
   }
   try {
-    const first: unknown = JSON.parse(Buffer.concat(parts).toString('utf8').replace(/^\uFEFF/, ''));
+    const first: unknown = JSON.parse(decodeText(Buffer.concat(parts)));
     return typeof first === 'object' && first !== null && !Array.isArray(first) && !Array.isArray((first as { messages?: unknown }).messages);
   } catch {
     return false;

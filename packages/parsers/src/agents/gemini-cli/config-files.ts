@@ -6,7 +6,8 @@
  */
 import { asArray, asString, isObject } from '../../sdk/decode.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { readJsonDoc } from './json-file.js';
 import type { FamilyPaths } from './paths.js';
@@ -34,7 +35,7 @@ async function* parsePolicies(a: Artifact, ctx: ParseContext): AsyncGenerator<Ro
   if (!r.ok) return yield unreadableRow(r.reason, { timestamp_utc: a.mtime });
   let doc: Record<string, unknown>;
   try {
-    doc = tomlLib().parse(utf8Text(r.buffer), { maxDepth: 64 }) as Record<string, unknown>;
+    doc = tomlLib().parse(decodeText(r.buffer), { maxDepth: 64 }) as Record<string, unknown>;
   } catch (e) {
     return yield unreadableRow(`expected TOML policy rules, found invalid TOML: ${(e as Error).message.split('\n')[0]}`, { timestamp_utc: a.mtime });
   }

@@ -1,7 +1,8 @@
 import type { ParseError } from 'jsonc-parser';
 import { parseJsonc, whyUnparsed } from '../../sdk/json-document.js';
 import { unreadableRow } from '../../sdk/row.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import type { Artifact, Row } from '../../sdk/types.js';
 import { jsoncLib } from '../../sdk/libs.js';
 
@@ -18,7 +19,7 @@ export async function readJsonDoc(a: Artifact, secret = false): Promise<{ ok: tr
   const errors: ParseError[] = [];
   let value: unknown;
   try {
-    value = parseJsonc(utf8Text(r.buffer), errors);
+    value = parseJsonc(decodeText(r.buffer), errors);
   } catch (e) {
     return { ok: false, row: unreadableRow(secret ? 'expected JSON, found text that cannot be parsed' : `expected JSON, found text that cannot be parsed: ${whyUnparsed(e)}`, { timestamp_utc: a.mtime }) };
   }

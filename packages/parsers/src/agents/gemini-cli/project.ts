@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { asObject, isObject } from '../../sdk/decode.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import type { Artifact } from '../../sdk/types.js';
 import { type FamilyPaths, isProjectHash } from './paths.js';
 
@@ -52,7 +53,7 @@ export function projectHashOf(path: string): string {
 async function readText(a: Artifact | undefined): Promise<string | undefined> {
   if (!a) return undefined;
   const r = await readSmall(a.stream(), MAX_REGISTRY_BYTES);
-  return r.ok ? utf8Text(r.buffer) : undefined;
+  return r.ok ? decodeText(r.buffer) : undefined;
 }
 
 async function jsonKeys(a: Artifact | undefined, at?: string): Promise<string[]> {

@@ -1,8 +1,9 @@
 import { compactJson } from '../../sdk/compact-json.js';
-import { asArray, asString, isObject, type JsonObject } from '../../sdk/decode.js';
+import { asArray, asString, describeJson, isObject, type JsonObject } from '../../sdk/decode.js';
 import { mcpServersFromConfig } from '../../sdk/mcp.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { parseYamlGuarded } from '../../sdk/yaml-guard.js';
 
@@ -14,7 +15,10 @@ async function readYaml(a: Artifact): Promise<{ ok: true; value: unknown } | { o
   if (!r.ok) return { ok: false, row: unreadableRow(r.reason, { timestamp_utc: a.mtime }) };
   try {
     // maxAliasCount bounds alias expansion (a billion-laughs file), uniqueKeys false: a hand edit may repeat a key.
-    return { ok: true, value: parseYamlGuarded(utf8Text(r.buffer), { maxAliasCount: 100, uniqueKeys: false }) };
+    const value = parseYamlGuarded(decodeText(r.buffer), { maxAliasCount: 100, uniqueKeys: false });
+    // An empty file (or one of comments) is an empty mapping; a list or a scalar is not a config.
+    if (value !== null && value !== undefined && !isObject(value)) return { ok: false, row: unreadableRow(`expected a YAML mapping of settings, found ${describeJson(value)}`, { timestamp_utc: a.mtime }) };
+    return { ok: true, value };
   } catch (e) {
     const pos = (e as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     return { ok: false, row: unreadableRow(`expected YAML, found text that cannot be parsed${pos ? ` at line ${pos}` : ''}`, { timestamp_utc: a.mtime }) };

@@ -69,7 +69,7 @@ export async function* parseOpenCodeConfig(a: Artifact, ctx: ParseContext): Asyn
 
 /** `.local/state/<app>/model.json`: each list of `{providerID, modelID}` (recent, favorite) as one row at the file's mtime. */
 export async function* parseModelState(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
-  const r = await readJsonDocument(a);
+  const r = await readJsonDocument(a, { object: 'a JSON object of model lists' });
   if (!r.ok) {
     yield r.row;
     return;

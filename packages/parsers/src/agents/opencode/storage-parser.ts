@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { compactJson } from '../../sdk/compact-json.js';
-import { asArray, asString, isObject, type JsonObject } from '../../sdk/decode.js';
-import { makeRow } from '../../sdk/row.js';
+import { asArray, asString, describeJson, isObject, type JsonObject } from '../../sdk/decode.js';
+import { makeRow, unreadableRow } from '../../sdk/row.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { readJsonDocument } from '../../sdk/json-document.js';
 import { type MessageInfo, messageInfo } from './message-info.js';
@@ -45,7 +45,11 @@ export async function* parseStorage(a: Artifact, ctx: ParseContext, paths: OpenC
   const fileTime = { timestamp_utc: a.mtime, tag: 'time_file' };
   if (kind === 'todo') {
     // storage/todo/<sessionID>.json: the list as last written; no time per item.
-    for (const t of asArray(v) ?? []) yield makeRow('system', `todo ${str(obj(t).status)}: ${str(obj(t).content)}`, { ...fileTime, session_id: stem(a.rel) });
+    if (!Array.isArray(v)) {
+      yield unreadableRow(`expected a JSON array of todo items, found ${describeJson(v)}`, { timestamp_utc: a.mtime, session_id: stem(a.rel) });
+      return;
+    }
+    for (const t of v) yield makeRow('system', `todo ${str(obj(t).status)}: ${str(obj(t).content)}`, { ...fileTime, session_id: stem(a.rel) });
     return;
   }
   if (kind === 'permission') {

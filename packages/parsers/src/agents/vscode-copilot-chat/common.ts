@@ -1,13 +1,13 @@
 import type { ParseError } from 'jsonc-parser';
-import { asString, isObject, type JsonObject } from '../../sdk/decode.js';
+import { asString, describeJson, isObject, type JsonObject } from '../../sdk/decode.js';
 import { parseJsonc, whyUnparsed } from '../../sdk/json-document.js';
 import { unreadableRow } from '../../sdk/row.js';
-import { readSmall, utf8Text } from '../../sdk/small-file.js';
+import { readSmall } from '../../sdk/small-file.js';
+import { decodeText } from '../../sdk/text-encoding.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { describe, locate, matcher } from './paths.js';
 import { uriToPath } from './uri.js';
 import { jsoncLib } from '../../sdk/libs.js';
-import { jsonText } from '../../sdk/compact-json.js';
 
 /** The agent id: catalog file, parser folder and registry entry. */
 export const AGENT = 'vscode-copilot-chat';
@@ -61,19 +61,14 @@ export async function readText(a: Artifact, maxBytes = SMALL_FILE_BYTES): Promis
   try {
     const r = await readSmall(a.stream(), maxBytes);
     if (!r.ok) return { row: unreadableRow(r.reason) };
-    return { text: utf8Text(r.buffer) };
+    return { text: decodeText(r.buffer) };
   } catch (e) {
     return { row: unreadableRow(`could not read the file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`) };
   }
 }
 
-/** How a JSON value reads in a "found ..." message. */
-export function describeJson(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (isObject(v)) return `an object with keys ${jsonText(Object.keys(v).slice(0, 8))}`;
-  return `a ${typeof v}`;
-}
+/** How a JSON value reads in a "found ..." message (the SDK's). */
+export { describeJson };
 
 /** The artifact as a JSON object (JSON with comments accepted), or the row that says what was found. */
 export async function readJsonObject(a: Artifact, expected: string): Promise<{ value: JsonObject } | { row: Row }> {

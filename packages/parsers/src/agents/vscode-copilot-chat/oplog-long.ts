@@ -4,6 +4,7 @@ import { badLineRow } from '../../sdk/row.js';
 import type { Row } from '../../sdk/types.js';
 import { slimRequest } from './slim.js';
 import { jsonText } from '../../sdk/compact-json.js';
+import { utf8Stream } from '../../sdk/text-encoding.js';
 
 /**
  * Lines of a session log too long to hold as text beside the session they describe. After a
@@ -24,10 +25,10 @@ export function isLongInitial(preview: string): boolean {
   return /^\uFEFF?\s*\{\s*"kind"\s*:\s*0\s*,/.test(preview);
 }
 
-/** The bytes of line `n` (1-based, without its newline), from a fresh read of the file. */
+/** The bytes of line `n` (1-based, without its newline), from a fresh read of the file, as UTF-8 (as the line reader saw it). */
 export async function* lineBytes(open: () => AsyncIterable<Buffer | Uint8Array>, n: number): AsyncGenerator<Buffer> {
   let line = 1;
-  for await (const chunk of open()) {
+  for await (const chunk of utf8Stream(open())) {
     const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
     let from = 0;
     while (from <= b.length) {

@@ -6,7 +6,6 @@ import { realpath, stat } from 'node:fs/promises';
 import { readManifestStream } from './manifest-reader.js';
 import { checkArchivePath } from './safe-path.js';
 import { type CollectionSource, directoryMembers, type MemberAccess, METADATA_MEMBERS, type MemberInfo, parseCollectionInfo } from './source.js';
-import { overlappingMembers } from './zip-overlap.js';
 
 /**
  * A collection zip through the collector's reader: unsafe member names are refused there, and a
@@ -29,7 +28,7 @@ export async function openZipSource(path: string): Promise<CollectionSource> {
     const { info, problems: infoProblems } = parseCollectionInfo(path, infoText);
     const { manifest, problems } = await readManifestStream(await reader.openMember('manifest.jsonl'));
     problems.unshift(...reader.problems, ...infoProblems);
-    const overlaps = await overlappingMembers(path).catch(() => new Set<string>());
+    const overlaps = reader.overlaps;
     const members: MemberInfo[] = [];
     for (const [name, m] of reader.members) {
       if (METADATA_MEMBERS.has(name)) continue;
@@ -66,6 +65,5 @@ export function zipMembers(path: string, reader: ArchiveReader, overlaps: Readon
 export async function openMembers(path: string): Promise<MemberAccess> {
   if ((await stat(path)).isDirectory()) return directoryMembers(await realpath(path));
   const reader = await openArchive(path);
-  const overlaps = await overlappingMembers(path).catch(() => new Set<string>());
-  return zipMembers(path, reader, overlaps);
+  return zipMembers(path, reader, reader.overlaps);
 }

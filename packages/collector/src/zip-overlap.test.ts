@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { overlappingMembers } from './zip-overlap.js';
+import { openArchive } from './archive-reader.js';
+
+async function overlappingMembers(path: string): Promise<ReadonlySet<string>> {
+  const r = await openArchive(path);
+  r.close();
+  return r.overlaps;
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'aitrail-overlap-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

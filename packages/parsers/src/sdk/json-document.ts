@@ -43,14 +43,17 @@ export function whyUnparsed(e: unknown): string {
 export async function readJsonDocument(a: Artifact, opts: JsonDocumentOptions = {}): Promise<{ ok: true; value: unknown } | { ok: false; row: Row }> {
   const fail = (why: string) => ({ ok: false as const, row: unreadableRow(why, { timestamp_utc: a.mtime }) });
   let text: string;
+  let size = 0;
   try {
     const r = await readSmall(a.stream(), opts.maxBytes ?? 64 * 1024 * 1024);
     if (!r.ok) return fail(r.reason);
+    size = r.buffer.length;
     text = decodeText(r.buffer);
   } catch (e) {
     return fail(`could not read the file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  if (text.trim() === '') return fail('expected JSON, found an empty file');
+  // decodeText drops a NUL tail: a file of NULs alone is a write the crash cut before any text.
+  if (text.trim() === '') return fail(text === '' && size > 0 ? `expected JSON, found ${size} NUL bytes and nothing else (a file cut short?)` : 'expected JSON, found an empty file');
   const errors: ParseError[] = [];
   let value: unknown;
   try {

@@ -75,11 +75,18 @@ function parseLine(line: number, text: string, cut: boolean, badUtf8: boolean): 
     if (cannotStartJson(text, from)) throw NOT_JSON;
     value = JSON.parse(from === 1 ? text.slice(1) : text);
   } catch (e) {
-    // A run of NULs is what a crash leaves where the file system had allocated a block not yet written.
-    const why = e instanceof RangeError ? 'nested too deep' : /^\0+$/.test(text) ? 'only NUL bytes' : 'invalid JSON';
+    // A run of NULs is what a crash leaves where the file system had allocated a block not yet
+    // written: a line of them alone is said with its length (the NULs are no preview), and a
+    // whole JSON object before them is read.
+    const nuls = text.length - text.replace(/\0+$/, '').length;
+    if (nuls > 0 && nuls < text.length && !(e instanceof RangeError)) {
+      const whole = parseLine(line, text.slice(0, text.length - nuls), cut, badUtf8);
+      if (whole.value !== undefined) return whole;
+    }
+    const why = e instanceof RangeError ? 'nested too deep' : nuls === text.length ? `only NUL bytes (${nuls})` : 'invalid JSON';
     const detail = badUtf8 ? `invalid UTF-8; ${why}` : why;
     const reason = cut ? `cut line, no newline at end of file: ${detail}` : detail;
-    return { line, text, error: reason };
+    return { line, text: nuls === text.length ? '' : text, error: reason };
   }
   if (!isObject(value)) {
     const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;

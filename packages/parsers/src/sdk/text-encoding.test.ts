@@ -45,6 +45,14 @@ describe('decodeText', () => {
     expect(decodeText(be('model: gpt-5 •'))).toBe('model: gpt-5 •');
   });
 
+  it('drops the NUL bytes the file ends with, in every encoding, keeping a UTF-16 character whose high byte is zero', () => {
+    expect(decodeText(Buffer.concat([Buffer.from('a: 1\n'), Buffer.alloc(100)]))).toBe('a: 1\n');
+    expect(decodeText(Buffer.concat([le('{"k": "A"}'), Buffer.alloc(9)]))).toBe('{"k": "A"}');
+    expect(decodeText(Buffer.concat([be('x'), Buffer.alloc(6)]))).toBe('x');
+    expect(decodeText(Buffer.alloc(8))).toBe('');
+    expect(decodeText(Buffer.from('a\0b'))).toBe('a\0b');
+  });
+
   it('reads bytes without a mark as UTF-8, invalid ones as U+FFFD', () => {
     expect(decodeText(Buffer.from([0x61, 0xff, 0x62]))).toBe('a\ufffdb');
   });

@@ -17,11 +17,22 @@ export function bomOf(head: Uint8Array): { encoding: TextEncoding; length: numbe
   return undefined;
 }
 
-/** Decode a whole text file: UTF-16 when it starts with a UTF-16 byte order mark, else UTF-8; the mark dropped. */
+/**
+ * Decode a whole text file: UTF-16 when it starts with a UTF-16 byte order mark, else UTF-8; the
+ * mark dropped, and the NUL bytes it ends with: a file cut short by a crash or a power loss keeps
+ * its old length filled with zeros (the blocks allocated but never written), and a config whose
+ * text is whole before them is read rather than lost to one unreadable row.
+ */
 export function decodeText(buf: Buffer): string {
   const bom = bomOf(buf);
-  if (bom && bom.encoding !== 'utf-8') return new TextDecoder(bom.encoding).decode(buf.subarray(bom.length));
-  const s = buf.toString('utf8');
+  let end = buf.length;
+  while (end > 0 && buf[end - 1] === 0) end--;
+  if (bom && bom.encoding !== 'utf-8') {
+    // A UTF-16 NUL is two zero bytes: keep the last character's high byte when the count is odd.
+    if ((end - bom.length) % 2 === 1) end++;
+    return new TextDecoder(bom.encoding).decode(buf.subarray(bom.length, end));
+  }
+  const s = buf.toString('utf8', 0, end);
   return s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
 }
 

@@ -28,7 +28,7 @@ describe('rollouts with damaged lines', () => {
     const bad = rows.filter((r) => r.tag === 'bad_line');
     expect(bad.map((r) => [r.source_line, r.text])).toEqual([
       [2, 'parser: unparseable line (invalid JSON): not json at all'],
-      [3, 'parser: unparseable line (only NUL bytes): \0\0\0\0'],
+      [3, 'parser: unparseable line (only NUL bytes (4)): '],
       [4, 'parser: unparseable line (not a JSON object: an array): [1,2,3]'],
     ]);
     expect(rows.find((r) => r.source_line === 8)?.text).toBe('42');

@@ -71,7 +71,7 @@ describe('.jsonl transcripts', () => {
     });
     expect(rows.map((r) => [r.source_line, r.tag ?? '', r.text.length > 1000 ? `${r.text.slice(0, 10)}…${r.text.length}` : r.text])).toEqual([
       [1, 'bad_line', 'parser: unparseable line (invalid JSON): garbage here'],
-      [2, 'bad_line', 'parser: unparseable line (only NUL bytes): \u0000\u0000\u0000'],
+      [2, 'bad_line', 'parser: unparseable line (only NUL bytes (3)): '],
       [4, 'bad_line', 'parser: unparseable line (not a JSON object: an array): [1,2]'],
       [5, '', 'xxxxxxxxxx…300000'],
       [6, '', 'after'],

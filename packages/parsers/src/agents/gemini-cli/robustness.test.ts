@@ -54,7 +54,7 @@ describe('gemini-cli chats: hostile input', () => {
     const { rows } = await run(chats, { [REL]: body }, REL);
     expect(brief(rows).map(([l, t, text]) => [l, t, text.slice(0, 50)])).toEqual([
       [1, 'system', 'session start: kind=main projectHash=cdcdcdcdcdcdc'],
-      [2, 'system', 'parser: unparseable line (only NUL bytes): \u0000\u0000\u0000\u0000\u0000\u0000\u0000'],
+      [2, 'system', 'parser: unparseable line (only NUL bytes (64)): '],
       [3, 'user', 'x'.repeat(50)],
     ]);
     expect(rows[2].text.length).toBe(300_000);

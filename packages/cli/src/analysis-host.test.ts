@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analysisEnv, DEFAULT_HEAP_MB, HeapCapError, heapCapMb, MMAP_THRESHOLD_BYTES } from './analysis-host.js';
+import { analysisEnv, DEFAULT_HEAP_MB, HeapCapError, heapCapMb } from './analysis-host.js';
 
 describe('heapCapMb', () => {
   it('defaults to DEFAULT_HEAP_MB when nothing is set', () => {
@@ -17,14 +17,15 @@ describe('heapCapMb', () => {
 });
 
 describe('analysisEnv', () => {
-  it("fixes glibc's mmap threshold and drops a heap size from NODE_OPTIONS, keeping the rest", () => {
+  it("sets glibc's malloc for the analysis and drops a heap size from NODE_OPTIONS, keeping the rest", () => {
     const env = analysisEnv({ PATH: '/bin', NODE_OPTIONS: '--enable-source-maps --max-old-space-size=900' });
-    expect(env).toEqual({ PATH: '/bin', NODE_OPTIONS: '--enable-source-maps', MALLOC_MMAP_THRESHOLD_: String(MMAP_THRESHOLD_BYTES) });
+    expect(env).toEqual({ PATH: '/bin', NODE_OPTIONS: '--enable-source-maps', MALLOC_MMAP_THRESHOLD_: '2097152', MALLOC_TRIM_THRESHOLD_: '8388608', MALLOC_ARENA_MAX: '2' });
   });
-  it("leaves the user's own malloc setting alone", () => {
-    expect(analysisEnv({ MALLOC_MMAP_THRESHOLD_: '65536' }).MALLOC_MMAP_THRESHOLD_).toBe('65536');
-    const tuned = analysisEnv({ GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=1048576' });
-    expect(tuned.MALLOC_MMAP_THRESHOLD_).toBeUndefined();
-    expect(tuned.GLIBC_TUNABLES).toBe('glibc.malloc.mmap_threshold=1048576');
+  it("leaves each of the user's own malloc settings alone, by variable or tunable", () => {
+    const own = analysisEnv({ MALLOC_MMAP_THRESHOLD_: '65536' });
+    expect([own.MALLOC_MMAP_THRESHOLD_, own.MALLOC_TRIM_THRESHOLD_, own.MALLOC_ARENA_MAX]).toEqual(['65536', '8388608', '2']);
+    const tuned = analysisEnv({ GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=1048576:glibc.malloc.arena_max=4' });
+    expect([tuned.MALLOC_MMAP_THRESHOLD_, tuned.MALLOC_TRIM_THRESHOLD_, tuned.MALLOC_ARENA_MAX]).toEqual([undefined, '8388608', undefined]);
+    expect(tuned.GLIBC_TUNABLES).toBe('glibc.malloc.mmap_threshold=1048576:glibc.malloc.arena_max=4');
   });
 });

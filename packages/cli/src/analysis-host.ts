@@ -50,20 +50,33 @@ export function rowMemoryBytes(env: NodeJS.ProcessEnv = process.env): number | u
   return Number(v) * 1024 * 1024;
 }
 
-/** glibc's mmap threshold the analysis child gets (bytes): see {@link analysisEnv}. */
-export const MMAP_THRESHOLD_BYTES = 256 * 1024;
+/**
+ * glibc's malloc settings the analysis child gets, each unless the user set it (by its variable or
+ * in GLIBC_TUNABLES); other C libraries ignore them. See {@link analysisEnv}.
+ */
+export const MALLOC_SETTINGS: readonly { env: string; tunable: string; value: string }[] = [
+  // Blocks under 2 MiB (the 1 MiB record chunks, run blocks and output buffers) come from the arenas.
+  { env: 'MALLOC_MMAP_THRESHOLD_', tunable: 'glibc.malloc.mmap_threshold', value: String(2 * 1024 * 1024) },
+  // An arena keeps up to 8 MiB free at its top rather than giving it back after each free.
+  { env: 'MALLOC_TRIM_THRESHOLD_', tunable: 'glibc.malloc.trim_threshold', value: String(8 * 1024 * 1024) },
+  // Two arenas for the five threads: fewer arenas each keeping its own free blocks.
+  { env: 'MALLOC_ARENA_MAX', tunable: 'glibc.malloc.arena_max', value: '2' },
+];
 
 /**
  * The analysis child's environment: the caller's, without a heap size in NODE_OPTIONS (the cap is
- * ours to set), and with glibc's mmap threshold fixed unless the user set one. glibc raises that
- * threshold past each large block freed, so the analysis's 1 MiB buffers soon came from the
- * threads' malloc arenas, which keep what is freed: fixed at 256 KiB they are mapped on their own
- * and unmapped when freed. Peak RSS of a 1 GiB analyze 569 -> 403-437 MiB, 160 MiB 421-444 ->
- * 334-344 MiB, the same wall time (docs/performance.md). Other C libraries ignore the variable.
+ * ours to set), and with {@link MALLOC_SETTINGS}. The analysis allocates and frees 1 MiB buffers
+ * all along; mapped on their own (an mmap threshold of 256 KiB, the setting before) each was
+ * mapped, faulted in page by page and unmapped again: 2.8 million page faults and 40 s of system
+ * time in a 1 GiB analyze on an AMD EPYC VM, where a fault is dear. Kept in two arenas: 1.5
+ * million and 22-25 s, the run 73-76 s -> 59-61 s, for 420-434 MiB of peak RSS against 382-386
+ * (docs/performance.md, "Page faults").
  */
 export function analysisEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...env, NODE_OPTIONS: (env.NODE_OPTIONS ?? '').replace(/--max[-_]old[-_]space[-_]size=\d+/g, '').trim() };
-  if (env.MALLOC_MMAP_THRESHOLD_ === undefined && !/glibc\.malloc\.mmap_threshold/.test(env.GLIBC_TUNABLES ?? '')) out.MALLOC_MMAP_THRESHOLD_ = String(MMAP_THRESHOLD_BYTES);
+  for (const m of MALLOC_SETTINGS) {
+    if (env[m.env] === undefined && !(env.GLIBC_TUNABLES ?? '').includes(m.tunable)) out[m.env] = m.value;
+  }
   return out;
 }
 

@@ -1,11 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { builtInPlugins } from './index.js';
-import { artifactFromFile } from './sdk/fs-artifact.js';
-import { type RecordingContext, recordingContext } from './sdk/recording-context.js';
+import type { RecordingContext } from './sdk/recording-context.js';
 import type { Row } from './sdk/types.js';
+import { parseFile, parserByKey } from './test-helpers/parse-file.js';
 
 // Valid JSON nested 100,000 deep, which JSON.parse builds without limit: JSON.stringify, an
 // array's toString and the JSONC reader recurse and overflow the call stack on it. Found by a
@@ -86,22 +85,16 @@ const CASES: Case[] = [
   },
 ];
 
-const parsers = builtInPlugins.flatMap((p) => p.parsers);
 const root = mkdtempSync(join(tmpdir(), 'aitrail-deep-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('a value nested 100,000 deep', () => {
   for (const [i, c] of CASES.entries()) {
     it(c.name, async () => {
-      const parser = parsers.find((p) => `${p.agent}/${p.name}` === c.parser);
+      const parser = parserByKey(c.parser);
       expect(parser, c.parser).toBeDefined();
       expect(parser!.wants(c.rel)).toBe(true);
-      const home = join(root, String(i));
-      mkdirSync(dirname(join(home, c.rel)), { recursive: true });
-      writeFileSync(join(home, c.rel), c.text);
-      const ctx = recordingContext();
-      const rows: Row[] = [];
-      for await (const r of parser!.parse(artifactFromFile(home, c.rel, { user: 'u', host: 'h' }), ctx)) rows.push(r);
+      const { rows, ctx } = await parseFile(parser!, join(root, String(i)), c.rel, c.text);
       c.check(rows, ctx);
     });
   }

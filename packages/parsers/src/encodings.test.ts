@@ -1,12 +1,11 @@
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtInPlugins } from './index.js';
-import { artifactFromFile } from './sdk/fs-artifact.js';
-import { recordingContext } from './sdk/recording-context.js';
 import type { Parser, Row } from './sdk/types.js';
+import { parseFile } from './test-helpers/parse-file.js';
 
 // A file a person saved on Windows may be UTF-16 with a byte order mark (Windows PowerShell 5's
 // `>` and Out-File, Notepad's "Unicode"), or UTF-8 with one. Read as UTF-8, a UTF-16 file lost its
@@ -53,13 +52,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** The rows of `bytes` parsed as the file `rel`, with a fixed mtime (rows carry it). */
 async function rowsOf(p: Pair, bytes: Buffer, slot: string): Promise<Row[]> {
-  const path = join(root, slot, p.rel);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, bytes);
-  utimesSync(path, 1_700_000_000, 1_700_000_000);
-  const rows: Row[] = [];
-  for await (const r of p.parser.parse(artifactFromFile(join(root, slot), p.rel, { user: 'u', host: 'h' }), recordingContext())) rows.push(r);
-  return rows;
+  return (await parseFile(p.parser, join(root, slot), p.rel, bytes, 1_700_000_000)).rows;
 }
 
 const ENCODINGS: [string, (utf8: Buffer) => Buffer][] = [

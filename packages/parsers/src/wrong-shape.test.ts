@@ -1,11 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { builtInPlugins } from './index.js';
-import { artifactFromFile } from './sdk/fs-artifact.js';
-import { recordingContext } from './sdk/recording-context.js';
-import type { Row } from './sdk/types.js';
+import { parseFile, parserByKey } from './test-helpers/parse-file.js';
 
 // A config or store whose top level is valid JSON or YAML of the wrong kind (a list where a
 // mapping belongs, a bare string or number) gave no row at all: these parsers took it as an empty
@@ -43,21 +40,16 @@ const CASES: Case[] = [
   { parser: 'aider/config', rel: '.aider.conf.yml', text: '', want: [] },
 ];
 
-const parsers = builtInPlugins.flatMap((p) => p.parsers);
 const root = mkdtempSync(join(tmpdir(), 'aitrail-shape-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('a document of the wrong kind says so', () => {
   for (const [i, c] of CASES.entries()) {
     it(`${c.parser}: ${JSON.stringify(c.text)}`, async () => {
-      const parser = parsers.find((p) => `${p.agent}/${p.name}` === c.parser);
+      const parser = parserByKey(c.parser);
       expect(parser, c.parser).toBeDefined();
       expect(parser!.wants(c.rel)).toBe(true);
-      const home = join(root, String(i));
-      mkdirSync(dirname(join(home, c.rel)), { recursive: true });
-      writeFileSync(join(home, c.rel), c.text);
-      const rows: Row[] = [];
-      for await (const r of parser!.parse(artifactFromFile(home, c.rel, { user: 'u', host: 'h' }), recordingContext())) rows.push(r);
+      const { rows } = await parseFile(parser!, join(root, String(i)), c.rel, c.text);
       expect(rows.map((r) => r.text)).toEqual(c.want);
     });
   }

@@ -110,6 +110,14 @@ export interface RawLine {
   error?: string;
 }
 
+/**
+ * Bytes of whole lines decoded in one call. A string past V8's 128 KiB regular object size is a
+ * large object, mapped and faulted in on its own and unmapped when collected: decoding a whole
+ * 256 KiB chunk at once (two bytes a character when one is outside Latin-1) made one per chunk,
+ * a quarter of an analysis's page faults, dear in a VM.
+ */
+const DECODE_WINDOW = 48 * 1024;
+
 /** Split a byte stream into text lines (LF or CRLF), streaming; see {@link readJsonLines}. */
 export async function* readLines(source: AsyncIterable<Buffer | Uint8Array>, opts: LineReaderOptions = {}): AsyncGenerator<RawLine> {
   const max = opts.maxLineBytes ?? 256 * 1024 * 1024;
@@ -177,7 +185,8 @@ export async function* readLines(source: AsyncIterable<Buffer | Uint8Array>, opt
       // The whole lines of a chunk after its first are decoded in one call when they are valid
       // UTF-8 (a call per line costs more than the decoding); on a decode error, line by line.
       if (partLen === 0 && !overLong && !first && nl > start && chunk.length <= max) {
-        const last = chunk.lastIndexOf(NL);
+        // At most DECODE_WINDOW bytes of whole lines at once (or the one line, if longer).
+        const last = Math.max(nl, chunk.lastIndexOf(NL, start + DECODE_WINDOW));
         let text: string | null = null;
         try {
           text = utf8.decode(chunk.subarray(start, last));

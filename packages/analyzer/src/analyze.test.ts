@@ -134,7 +134,7 @@ describe('integrity', () => {
     const input = fresh();
     makeCollectionDir(input, [{ ...baseFiles[0], manifest: { size: 3, bytes_read: 3 } }]);
     const out = fresh();
-    await expect(analyze({ inputs: [input], out, strict: true, plugins: [fakePlugin] })).rejects.toThrow(/--strict: expected every member to match the manifest, found 1/);
+    await expect(analyze({ inputs: [input], out, strict: true, plugins: [fakePlugin] })).rejects.toThrow(/--strict: expected every member to match the manifest and every archive its sidecar, found 1/);
     expect(existsSync(join(out, 'timeline.csv'))).toBe(false);
   });
 });

@@ -91,6 +91,8 @@ export interface AnalyzeResult {
   files: OutputPaths;
   summary: SummaryEntry[];
   integrityOk: boolean;
+  /** Members not parsed because they failed the integrity check (or are not in their manifest). */
+  failedMembers: number;
   rows: number;
   duplicates: number;
   sessions: number;
@@ -175,10 +177,27 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       const notice = credentialNotice(r.credentials);
       if (notice) ev.warn?.(`${input.src.label}: ${notice}`);
     }
+    // Each zip's own hash, read beside the parse. A sidecar that names another hash means the zip
+    // changed since it was written: its members may still match a manifest that changed with them.
+    const archives = await Promise.all(inputs.map((input) => input.src.archive));
+    for (const [i, a] of archives.entries()) {
+      if (!a) continue;
+      const label = inputs[i].src.label;
+      if ('error' in a) ev.warn?.(`${label}: ${a.error}`);
+      else if (a.sidecar === 'mismatch' || a.sidecar === 'unreadable') {
+        integrity[i].ok = false;
+        ev.warn?.(
+          a.sidecar === 'mismatch'
+            ? `${label}: expected the SHA-256 its sidecar ${label}.sha256 names (${a.sidecar_sha256}), found ${a.sha256}: the archive changed after it was collected, and its collection.json and manifest may have changed with it; compare with the hash recorded when it was collected`
+            : `${label}: expected ${label}.sha256 to be a sha256sum line, found something else; the archive's SHA-256 is ${a.sha256}`,
+        );
+      }
+    }
     const intact = integrity.every((r) => r.ok);
     if (opts.strict && !intact) {
-      const bad = integrity.reduce((n, r) => n + r.mismatched.length + r.missing.length + r.extra.length + r.unreadable.length, 0) + inputs.reduce((n, i) => n + i.src.problems.length, 0);
-      throw new AnalyzeError(`--strict: expected every member to match the manifest, found ${bad} ${bad === 1 ? 'problem' : 'problems'} (listed above, each with its member); no output was written. Re-collect, or run without --strict to analyze what is intact`);
+      const sidecars = archives.filter((a) => a && !('error' in a) && (a.sidecar === 'mismatch' || a.sidecar === 'unreadable')).length;
+      const bad = integrity.reduce((n, r) => n + r.mismatched.length + r.missing.length + r.extra.length + r.unreadable.length, 0) + inputs.reduce((n, i) => n + i.src.problems.length, 0) + sidecars;
+      throw new AnalyzeError(`--strict: expected every member to match the manifest and every archive its sidecar, found ${bad} ${bad === 1 ? 'problem' : 'problems'} (listed above, each with its member or archive); no output was written. Re-collect, or run without --strict to analyze what is intact`);
     }
     const failedMember = (input: number, name: string) => integrity[input].failed.has(name);
     const sawFailed = [...parse.outcomes.values()].some((o) => o.observed.some((n) => failedMember(parse.plan.units[o.index].input.index, n)));
@@ -242,6 +261,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       complete: input.src.info.complete === true,
       manifest_problems: input.src.problems,
       integrity: { ok: integrity[i].ok, checked: integrity[i].checked, mismatched: integrity[i].mismatched, missing: integrity[i].missing, extra: integrity[i].extra, unreadable: integrity[i].unreadable },
+      ...(archives[i] ? { archive: archives[i] } : {}),
     }));
     ev.phase?.('writing', store.rows);
     const groups = sinkGroups({ out, tmp, findings: opts.findings !== false, ruleDirs: opts.rules ?? [], reports: opts.reports !== false });
@@ -264,7 +284,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     if (opts.reports === false) await removeStale(out, REPORT_FILES);
     if (opts.findings === false) await removeStale(out, ['findings.jsonl']);
     const counts = inline ? inline.findings?.counts : feeds.find((f) => f.findings)?.findings;
-    return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings, findings: Object.fromEntries(counts ?? []), unparsed: written.unparsed };
+    return { out, files: written.files, summary: buildSummary(written.sessions, written.kept), integrityOk: intact, failedMembers: integrity.reduce((n, r) => n + r.failed.size + r.extra.length, 0), rows: written.rows, duplicates: written.duplicates, sessions: written.sessions.length, warnings: written.warnings, findings: Object.fromEntries(counts ?? []), unparsed: written.unparsed };
   } finally {
     for (const s of sources) await s.close().catch(() => {});
     await rm(tmp, { recursive: true, force: true });

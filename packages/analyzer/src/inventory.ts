@@ -3,6 +3,7 @@ import type { McpServerReport } from '@aitrail/parsers';
 import { claimants } from './artifacts.js';
 import { McpCollector, type McpCredentialFinding, type McpServerEntry } from './mcp-inventory.js';
 import type { CredentialScanSummary, IntegrityProblem, MemberFinding } from './integrity.js';
+import type { ArchiveCheck } from './source.js';
 import type { SessionRecord } from './sessions.js';
 
 /** A parse warning as inventory.json lists it. */
@@ -91,6 +92,8 @@ export interface CollectionEntry {
   complete: boolean;
   manifest_problems: string[];
   integrity: { ok: boolean; checked: number; mismatched: IntegrityProblem[]; missing: IntegrityProblem[]; extra: IntegrityProblem[]; unreadable: IntegrityProblem[] };
+  /** A zip input's own SHA-256 and its sidecar's word (absent for a folder). */
+  archive?: ArchiveCheck;
 }
 
 /** Warnings kept per agent; the rest are counted. */

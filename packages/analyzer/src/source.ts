@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { type CollectionInfo, checkCollectionInfo, type ManifestRow } from '@aitrail/collector/archive';
+import { type CollectionInfo, checkCollectionInfo, type ManifestRow, type SidecarCheck } from '@aitrail/collector/archive';
 import { readManifestStream } from './manifest-reader.js';
 import { safeJoin } from './safe-path.js';
 
@@ -33,7 +33,12 @@ export interface CollectionSource extends MemberAccess {
   problems: string[];
   /** Every member present besides collection.json and manifest.jsonl. */
   members(): MemberInfo[];
+  /** A zip's own SHA-256 and its sidecar's word, hashed while the analysis runs (none for a folder). */
+  archive?: Promise<ArchiveCheck>;
 }
+
+/** What inventory.json says of an input zip: its SHA-256 and what `<zip>.sha256` says of it, or why it could not be read. */
+export type ArchiveCheck = { sha256: string; sidecar: SidecarCheck['status']; sidecar_sha256?: string } | { error: string };
 
 /** Names of the two metadata members every collection has. */
 export const METADATA_MEMBERS = new Set(['collection.json', 'manifest.jsonl']);

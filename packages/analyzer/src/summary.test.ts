@@ -12,7 +12,7 @@ describe('the closing summary', () => {
       'vm / sean / copilot-cli: 1 session, 3 prompts, 2 tool calls, 1 permission decision',
       '  models: auto, gpt-6.1-sol',
       '  activity: 2026-10-01T09:00:00.000Z .. 2026-10-01T09:01:05.000Z',
-      '30 timeline rows, 6 duplicates dropped (duplicates.jsonl), 0 parse warnings; integrity FAILED for some members (inventory.json)',
+      '30 timeline rows, 6 duplicates dropped (duplicates.jsonl), 0 parse warnings; integrity FAILED (inventory.json)',
       'Outputs in /tmp/out: timeline.csv, timeline.jsonl, sessions.jsonl, inventory.json, duplicates.jsonl',
     ]);
   });

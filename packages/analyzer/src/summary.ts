@@ -67,7 +67,7 @@ export function formatSummary(entries: SummaryEntry[], out: string, totals?: Sum
   for (const u of unparsed) {
     lines.push(`${u.host} / ${u.user || '(system)'} / ${u.agent}: collected, no rows: ${n(u.artifacts, 'file')}${u.session_files ? `, ${n(u.session_files, 'session file')}` : ''} (inventory.json)`);
   }
-  if (totals) lines.push(`${totals.rows} timeline rows, ${totals.duplicates} duplicates dropped (duplicates.jsonl), ${totals.warnings} parse warnings; integrity ${totals.integrityOk ? 'ok' : 'FAILED for some members (inventory.json)'}`);
+  if (totals) lines.push(`${totals.rows} timeline rows, ${totals.duplicates} duplicates dropped (duplicates.jsonl), ${totals.warnings} parse warnings; integrity ${totals.integrityOk ? 'ok' : 'FAILED (inventory.json)'}`);
   lines.push(`Outputs in ${out}: timeline.csv, timeline.jsonl, sessions.jsonl, inventory.json, duplicates.jsonl${totals?.reports ? ', report.html, timeline.sqlite (aitrail serve), timeline.timesketch.jsonl' : ''}`);
   return lines.join('\n');
 }

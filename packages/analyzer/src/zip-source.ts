@@ -1,11 +1,11 @@
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { type ArchiveReader, openArchive } from '@aitrail/collector/archive';
+import { type ArchiveReader, archiveDigest, openArchive } from '@aitrail/collector/archive';
 import { realpath, stat } from 'node:fs/promises';
 import { readManifestStream } from './manifest-reader.js';
 import { checkArchivePath } from './safe-path.js';
-import { type CollectionSource, directoryMembers, type MemberAccess, METADATA_MEMBERS, type MemberInfo, parseCollectionInfo } from './source.js';
+import { type ArchiveCheck, type CollectionSource, directoryMembers, type MemberAccess, METADATA_MEMBERS, type MemberInfo, parseCollectionInfo } from './source.js';
 
 /**
  * A collection zip through the collector's reader: unsafe member names are refused there, and a
@@ -35,11 +35,23 @@ export async function openZipSource(path: string): Promise<CollectionSource> {
       members.push(overlaps.has(name) ? { name, size: m.size, problem: 'shares its compressed data with another member (an overlapping-entry zip bomb); not read' } : { name, size: m.size });
     }
     members.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return { label: path, info, manifest, problems, members: () => members, ...zipMembers(path, reader, overlaps) };
+    return { label: path, info, manifest, problems, members: () => members, archive: checkArchive(path), ...zipMembers(path, reader, overlaps) };
   } catch (e) {
     reader.close();
     throw e;
   }
+}
+
+/**
+ * The zip's SHA-256 against its sidecar, as `aitrail verify` checks it: the members are checked
+ * against the manifest, but only this says the manifest and collection.json are the ones collected.
+ * Started when the zip is opened, it reads the file beside the parse; it never rejects.
+ */
+function checkArchive(path: string): Promise<ArchiveCheck> {
+  return archiveDigest(path).then(
+    ({ sha256, sidecar }) => (sidecar.expected && sidecar.expected !== sha256 ? { sha256, sidecar: sidecar.status, sidecar_sha256: sidecar.expected } : { sha256, sidecar: sidecar.status }),
+    (e: Error) => ({ error: `could not hash the archive (${e.message})` }),
+  );
 }
 
 /** Member access in an opened collection zip; `overlaps` names the members never to read. */

@@ -37,7 +37,8 @@ export {
   readCollection,
   unsafeMemberName,
 } from './archive-reader.js';
-export { type MemberMismatch, sha256File, type VerifyReport, verifyArchive } from './verify.js';
+export { archiveDigest, type SidecarCheck, sha256File } from './archive-digest.js';
+export { type MemberMismatch, type VerifyReport, verifyArchive } from './verify.js';
 export { collect, defaultOutName, layoutOf, listDir } from './collect.js';
 export { COMPRESSION_LEVEL, COMPRESSIONS, type Compression } from './zip-writer.js';
 export {

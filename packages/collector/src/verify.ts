@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { checkSidecar, type SidecarCheck, sha256File } from './archive-digest.js';
 import { openArchive, readCollection } from './archive-reader.js';
+
 
 /** A member whose bytes differ from its manifest row. */
 export interface MemberMismatch {
@@ -21,7 +20,7 @@ export interface VerifyReport {
   ok: boolean;
   archive_sha256: string;
   /** `<archive>.sha256`: ok, mismatch, missing (no sidecar: noted, not a failure) or unreadable. */
-  sidecar: { status: 'ok' | 'mismatch' | 'missing' | 'unreadable'; expected: string };
+  sidecar: SidecarCheck;
   /** Members checked against the manifest. */
   checked: number;
   mismatched: MemberMismatch[];
@@ -33,31 +32,12 @@ export interface VerifyReport {
   problems: string[];
 }
 
-/** SHA-256 of a file on disk, streamed. */
-export async function sha256File(path: string): Promise<string> {
-  const h = createHash('sha256');
-  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
-  return h.digest('hex');
-}
-
 /** Re-hash every member against the manifest and the archive against `<path>.sha256`. */
 export async function verifyArchive(path: string): Promise<VerifyReport> {
   const archiveSha = await sha256File(path).catch((err: Error) => {
     throw new Error(`${path}: cannot read the archive (${err.message})`);
   });
-  const sidecar: VerifyReport['sidecar'] = { status: 'missing', expected: '' };
-  try {
-    const text = await readFile(`${path}.sha256`, 'utf8');
-    const m = /^([0-9a-fA-F]{64})\s+\*?(.+?)\s*$/m.exec(text);
-    if (!m) sidecar.status = 'unreadable';
-    else {
-      sidecar.expected = m[1].toLowerCase();
-      sidecar.status = sidecar.expected === archiveSha && basename(m[2]) === basename(path) ? 'ok' : 'mismatch';
-      if (sidecar.expected === archiveSha && sidecar.status === 'mismatch') sidecar.status = 'ok';
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') sidecar.status = 'unreadable';
-  }
+  const sidecar = await checkSidecar(path, archiveSha);
   const reader = await openArchive(path);
   try {
     const { manifest, problems } = await readCollection(reader);

@@ -214,7 +214,7 @@ describe('aitrail analyze options on the seed collection', () => {
     expect(s.code).toBe(2);
     // The list --strict points at names the file.
     expect(unwrapOclif(s.stderr)).toContain(`mismatch ${HIST}: expected`);
-    expect(unwrapOclif(s.stderr)).toContain('--strict: expected every member to match the manifest, found 1 problem (listed above, each with its member)');
+    expect(unwrapOclif(s.stderr)).toContain('--strict: expected every member to match the manifest and every archive its sidecar, found 1 problem (listed above, each with its member or archive)');
     expect(stackTraceLines(s.stderr)).toEqual([]);
     expect(() => readFileSync(join(T, 'strict', 'timeline.csv'))).toThrow();
   });

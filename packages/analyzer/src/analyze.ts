@@ -180,11 +180,13 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     // Each zip's own hash, read beside the parse. A sidecar that names another hash means the zip
     // changed since it was written: its members may still match a manifest that changed with them.
     const archives = await Promise.all(inputs.map((input) => input.src.archive));
+    let badSidecars = 0;
     for (const [i, a] of archives.entries()) {
       if (!a) continue;
       const label = inputs[i].src.label;
       if ('error' in a) ev.warn?.(`${label}: ${a.error}`);
       else if (a.sidecar === 'mismatch' || a.sidecar === 'unreadable') {
+        badSidecars++;
         integrity[i].ok = false;
         ev.warn?.(
           a.sidecar === 'mismatch'
@@ -195,8 +197,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
     }
     const intact = integrity.every((r) => r.ok);
     if (opts.strict && !intact) {
-      const sidecars = archives.filter((a) => a && !('error' in a) && (a.sidecar === 'mismatch' || a.sidecar === 'unreadable')).length;
-      const bad = integrity.reduce((n, r) => n + r.mismatched.length + r.missing.length + r.extra.length + r.unreadable.length, 0) + inputs.reduce((n, i) => n + i.src.problems.length, 0) + sidecars;
+      const bad = integrity.reduce((n, r) => n + r.mismatched.length + r.missing.length + r.extra.length + r.unreadable.length, 0) + inputs.reduce((n, i) => n + i.src.problems.length, 0) + badSidecars;
       throw new AnalyzeError(`--strict: expected every member to match the manifest and every archive its sidecar, found ${bad} ${bad === 1 ? 'problem' : 'problems'} (listed above, each with its member or archive); no output was written. Re-collect, or run without --strict to analyze what is intact`);
     }
     const failedMember = (input: number, name: string) => integrity[input].failed.has(name);

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { checkSidecar, type SidecarCheck, sha256File } from './archive-digest.js';
 import { openArchive, readCollection } from './archive-reader.js';
 
-
 /** A member whose bytes differ from its manifest row. */
 export interface MemberMismatch {
   member: string;

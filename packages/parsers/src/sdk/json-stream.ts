@@ -1,4 +1,5 @@
 import { utf8Stream } from './text-encoding.js';
+
 /**
  * Streaming reader for one large JSON document (a chat session file, a task's message list):
  * the elements of the array at a key path come one at a time, each parsed by `JSON.parse`, so

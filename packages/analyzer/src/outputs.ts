@@ -15,6 +15,7 @@ import { HeldLines } from './held-lines.js';
 import type { RecordStore } from './record-store.js';
 import type { TimelineRow } from './row.js';
 import { SessionAccumulator, type SessionRecord } from './sessions.js';
+import { type Piece, putAll, putCsvFeedRow } from './report/csv-feed.js';
 import { feedWriter } from './report/feed-writer.js';
 import type { LineFeed, RowSink } from './report/sink.js';
 import type { KeptCounts, UnparsedEntry } from './summary.js';
@@ -111,8 +112,11 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
   const skipping = w.skipped.size > 0;
   const sinks = w.sinks ?? [];
   const feeds = w.feeds ?? [];
-  // The kept lines, shared by every feed.
-  const feedOut = feeds.length > 0 ? feedWriter(feeds) : undefined;
+  // The kept lines, shared by every feed of timeline.jsonl; the SQLite feed's records (csv-feed.ts).
+  const lineFeeds = feeds.filter((f) => f.kind === 'jsonl');
+  const csvFeeds = feeds.filter((f) => f.kind === 'csv');
+  const feedOut = lineFeeds.length > 0 ? feedWriter(lineFeeds) : undefined;
+  const csvFeedOut = csvFeeds.length > 0 ? feedWriter(csvFeeds) : undefined;
   try {
     await csv.write(CSV_BOM + csvLine(TIMELINE_COLUMNS));
     // Per unit (one artifact and parser): who its rows belong to, looked up once.
@@ -170,17 +174,21 @@ export async function writeOutputs(w: WriteInput): Promise<{ files: OutputPaths;
       u.kept ??= keptEntry(kept, r);
       countKept(u.kept, r);
       const fed = sinks.length > 0 ? feedSinks(sinks, sinkRow(b, v.json, same ? null : r.project_path, r.git_branch)) : undefined;
-      if (same) return both(both(fed, feedOut?.put(b, v.json[0], v.json[5])), both(csvOut.put(b, v.csv[0], v.csv[5]), jsonOut.put(b, v.json[0], v.json[5])));
-      const pj = J(r.project_path);
-      const bj = J(r.git_branch);
+      if (same) {
+        const csvFed = csvFeedOut && putCsvFeedRow(csvFeedOut, r.tag ?? '', [[b, v.csv[0], v.csv[5]]]);
+        return both(both(fed, both(feedOut?.put(b, v.json[0], v.json[5]), csvFed)), both(csvOut.put(b, v.csv[0], v.csv[5]), jsonOut.put(b, v.json[0], v.json[5])));
+      }
+      const jsonPieces = filled(b, v.json, J(r.project_path), J(r.git_branch));
+      const csvPieces = filled(b, v.csv, csvField(r.project_path), csvField(r.git_branch));
       return both(
-        both(fed, feedOut && seq(feedOut, b, v.json, pj, bj)),
-        both(seq(csvOut, b, v.csv, csvField(r.project_path), csvField(r.git_branch)), seq(jsonOut, b, v.json, pj, bj)),
+        both(fed, both(feedOut && putAll(feedOut, jsonPieces), csvFeedOut && putCsvFeedRow(csvFeedOut, r.tag ?? '', csvPieces))),
+        both(putAll(csvOut, csvPieces), putAll(jsonOut, jsonPieces)),
       );
     });
     await csvOut.flush();
     await jsonOut.flush();
     await feedOut?.flush();
+    await csvFeedOut?.flush();
     for (const f of feeds) f.rowsDone();
     for (const s of sinks) await s.rowsDone?.();
     await csv.close();
@@ -334,22 +342,17 @@ function heldLine(b: Buffer, json: readonly number[], project: string | null, br
   return b.toString('utf8', json[0], json[1]) + J(project) + b.toString('utf8', json[2], json[3]) + J(branch) + b.toString('utf8', json[4], json[5] - 1);
 }
 
-/** A line with its project_path and git_branch values replaced; the pieces go in order, each after the last. */
-function seq(out: ByteWriter, b: Buffer, at: readonly number[], project: string, branch: string): Promise<void> | undefined {
+/** The pieces of a line or record with its project_path and git_branch values replaced (as JSON or CSV fields). */
+function filled(b: Buffer, at: readonly number[], project: string, branch: string): Piece[] {
   const pv = Buffer.from(project, 'utf8');
   const gv = Buffer.from(branch, 'utf8');
-  const pieces: [Buffer, number, number][] = [
+  return [
     [b, at[0], at[1]],
     [pv, 0, pv.length],
     [b, at[2], at[3]],
     [gv, 0, gv.length],
     [b, at[4], at[5]],
   ];
-  for (let i = 0; i < pieces.length; i++) {
-    const p = out.put(...pieces[i]);
-    if (p) return pieces.slice(i + 1).reduce((chain, piece) => chain.then(() => out.put(...piece)), p);
-  }
-  return undefined;
 }
 
 function both(a: Promise<void> | undefined, b: Promise<void> | undefined): Promise<void> | undefined {

@@ -8,6 +8,7 @@ function lateFeed(delayMs: number) {
   const got: Buffer[] = [];
   const shared = new Set<ArrayBufferLike>();
   const feed: LineFeed = {
+    kind: 'jsonl',
     write(b, release) {
       if (b.buffer instanceof SharedArrayBuffer) shared.add(b.buffer);
       // Waits as a sink thread does once its chunks in flight are taken: here, at one.

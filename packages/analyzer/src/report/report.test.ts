@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TimelineRow } from '../row.js';
 import { esc } from './html.js';
+import { sqliteValues, TEXT_AT } from './csv-feed.js';
 import { SqliteSink } from './sqlite-writer.js';
 import { ftsQuery, TimelineView, TimelineViewError } from './timeline-view.js';
 import { stagedPath, publishOutputs } from '../atomic.js';
@@ -94,6 +95,31 @@ describe('TimesketchSink', () => {
 });
 
 describe('SqliteSink', () => {
+  it('stores text as UTF-8 whether given as a row or as the feed gives it, a lone surrogate as U+FFFD (as timeline.csv has it)', async () => {
+    const texts = ['lone \ud800 surrogate', 'ünï 😀', '', 'a "quoted", line\r\nbreak'];
+    const rows = texts.map((text, i) => row({ text, session_id: `s\udc00${i}`, source_line: i }));
+    const out = join(T, 'fed-values');
+    rmSync(out, { recursive: true, force: true });
+    mkdirSync(out);
+    const s = new SqliteSink(out);
+    for (const r of rows) {
+      const v = sqliteValues(r);
+      v[TEXT_AT] = Buffer.from(v[TEXT_AT] as string);
+      s.values(v);
+    }
+    await s.end({ out, inventory: {} });
+    await publishOutputs(out, OUTPUT_FILES);
+    const q = 'SELECT hex(text) AS text, typeof(text) AS kind, hex(session_id) AS sid FROM timeline ORDER BY id';
+    const fed = new Database(join(out, 'timeline.sqlite'), { readonly: true });
+    const given = new Database(await db('given-rows', rows), { readonly: true });
+    const want = texts.map((t, i) => ({ text: Buffer.from(t).toString('hex').toUpperCase(), kind: 'text', sid: Buffer.from(`s\udc00${i}`).toString('hex').toUpperCase() }));
+    expect(fed.prepare(q).all()).toEqual(want);
+    expect(given.prepare(q).all()).toEqual(want);
+    expect(want[0].text).toContain('EFBFBD');
+    expect((fed.prepare(`SELECT count(*) AS n FROM timeline_fts WHERE timeline_fts MATCH 'surrogate'`).get() as { n: number }).n).toBe(1);
+    fed.close();
+    given.close();
+  });
   it('carries planner statistics, so the rows of a session are read through the session index', async () => {
     const rows = [...Array.from({ length: 50 }, (_, i) => row({ session_id: `s${i % 5}` })), row({ agent: 'codex', session_id: 'x' })];
     const path = await db('stats', rows);

@@ -20,6 +20,14 @@ export function sinkGroups(o: { out: string; tmp: string; findings: boolean; rul
   return [first, second].filter((g) => g.length > 0);
 }
 
+/**
+ * What a group's thread is fed: the SQLite sink (with report.html, which reads no rows) takes the
+ * rows as their timeline.csv records (csv-feed.ts); any other group the timeline.jsonl lines.
+ */
+export function feedKind(specs: readonly SinkSpec[]): 'csv' | 'jsonl' {
+  return specs.every((s) => s.kind === 'sqlite' || s.kind === 'html') ? 'csv' : 'jsonl';
+}
+
 /** The sinks of `specs` in order, and the findings engine among them; `rules` are the findings rules, loaded. */
 export function buildSinks(specs: readonly SinkSpec[], rules: readonly Rule[]): { sinks: RowSink[]; findings?: FindingsEngine } {
   let findings: FindingsEngine | undefined;

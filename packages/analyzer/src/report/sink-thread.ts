@@ -1,11 +1,13 @@
 // A sink thread: runs a group of row sinks (sink-specs.ts) off the analysis's main thread. It is
-// fed the bytes of timeline.jsonl as the last pass writes them (whole lines or not), parses each
-// line into the row the sink would have been given in-process, and answers each chunk with an
-// acknowledgement, so the main thread keeps at most a few chunks in flight.
+// fed the bytes of timeline.jsonl as the last pass writes them (whole lines or not), or for the
+// SQLite group the records of csv-feed.ts, parses each into the row the sink would have been
+// given in-process, and answers each chunk with an acknowledgement, so the main thread keeps at
+// most a few chunks in flight.
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadRules } from '../findings/load.js';
 import type { TimelineRow } from '../row.js';
-import { buildSinks, type SinkSpec } from './sink-specs.js';
+import { CSV_FEED_END, readCsvFeedRecord } from './csv-feed.js';
+import { buildSinks, feedKind, type SinkSpec } from './sink-specs.js';
 import type { SinkEnd } from './sink.js';
 
 /** Messages from the main thread to a sink thread. */
@@ -37,17 +39,39 @@ async function setUp(): Promise<void> {
   built = buildSinks(specs, f ? await loadRules(f.ruleDirs) : []);
 }
 
-/** Every whole line of `chunk` (with what the last chunk left) to the sinks; keep the cut end. */
+/** The feed's record end: a newline for timeline.jsonl lines, the SQLite feed's end byte. */
+const kind = feedKind(specs);
+const END = kind === 'csv' ? CSV_FEED_END : 10;
+
+/** Every whole record of `chunk` (with what the last chunk left) to the sinks; keep the cut end. */
 async function take(chunk: Buffer): Promise<void> {
-  const lastInChunk = chunk.lastIndexOf(10);
+  const lastInChunk = chunk.lastIndexOf(END);
   if (lastInChunk < 0) {
-    // Inside a long line: kept, not joined, so a 64 MB line is copied once rather than once a chunk.
+    // Inside a long record: kept, not joined, so a 64 MB line is copied once rather than once a chunk.
     carry.push(Buffer.from(chunk));
     return;
   }
   const b = carry.length > 0 ? Buffer.concat([...carry, chunk]) : chunk;
   const last = lastInChunk + (b.length - chunk.length);
   carry = last + 1 < b.length ? [Buffer.from(b.subarray(last + 1))] : [];
+  if (kind === 'csv') takeValues(b, last);
+  else await takeLines(b, last);
+}
+
+/** The SQLite feed's records of `b` up to its end byte at `last`. */
+function takeValues(b: Buffer, last: number): void {
+  const sinks = built!.sinks;
+  let at = 0;
+  while (at <= last) {
+    const end = b.indexOf(CSV_FEED_END, at);
+    const v = readCsvFeedRecord(b, at, end);
+    for (const s of sinks) s.values?.(v);
+    at = end + 1;
+  }
+}
+
+/** The timeline.jsonl lines of `b` up to the newline at `last`. */
+async function takeLines(b: Buffer, last: number): Promise<void> {
   const sinks = built!.sinks;
   // Each line decoded on its own rather than the chunk at once: one character outside Latin-1
   // made the whole chunk's string two bytes a character, and every line sliced from it, which

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { LineFeed, SinkEnd } from './sink.js';
-import type { SinkSpec } from './sink-specs.js';
+import { feedKind, type SinkSpec } from './sink-specs.js';
 import type { FromSinkThread, ToSinkThread } from './sink-thread.js';
 
 /** Chunks of timeline.jsonl (1 MB each) a sink thread may have queued before the pass waits for it. */
@@ -23,6 +23,8 @@ const TRANSFER_MIN = 64 * 1024;
 export class SinkThread implements LineFeed {
   /** Findings per rule id, once a group with the findings engine has ended. */
   findings: Map<string, number> | undefined;
+  /** What the group is fed (sink-specs.ts feedKind). */
+  readonly kind: 'jsonl' | 'csv';
   private readonly worker: Worker;
   private inFlight = 0;
   /** What to call as each chunk in flight is acknowledged, in order (the thread takes them in turn). */
@@ -34,6 +36,7 @@ export class SinkThread implements LineFeed {
   private readonly exited: Promise<void>;
 
   constructor(specs: SinkSpec[]) {
+    this.kind = feedKind(specs);
     this.worker = new Worker(new URL('./sink-thread.js', import.meta.url), { workerData: { specs }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } });
     this.worker.on('message', (m: FromSinkThread) => this.onMessage(m));
     this.worker.on('error', (e) => this.fail(e));

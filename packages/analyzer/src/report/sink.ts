@@ -1,4 +1,5 @@
 import type { TimelineRow } from '../row.js';
+import type { SqliteValues } from './csv-feed.js';
 
 /** A duplicates.jsonl line: the dropped row, the kept row it matched and the row it was paired with. */
 export interface DuplicateRecord {
@@ -27,6 +28,8 @@ export interface SinkEnd {
 export interface RowSink {
   /** One kept row; `line` is its timeline.jsonl line (without the newline) when the caller has it, `bytes` that line in UTF-8 when it has those too. */
   row(r: TimelineRow, line?: string, bytes?: Buffer): void | Promise<void>;
+  /** Optional: one kept row as the SQLite feed gives it (csv-feed.ts); a sink fed that way has it. */
+  values?(v: SqliteValues): void;
   /** Optional: the last row has been given (work that needs every row may start before `end`). */
   rowsDone?(): void | Promise<void>;
   end(info: SinkEnd): Promise<void>;
@@ -38,8 +41,10 @@ export interface RowSink {
  * writes them; then `rowsDone`, `end` and `abort` as for a {@link RowSink}.
  */
 export interface LineFeed {
+  /** The bytes it takes: timeline.jsonl lines, or the SQLite feed's records (csv-feed.ts). */
+  readonly kind: 'jsonl' | 'csv';
   /**
-   * A chunk of timeline.jsonl (a line may continue in the next). A chunk on a SharedArrayBuffer
+   * A chunk of the feed (a record may continue in the next). A chunk on a SharedArrayBuffer
    * is shared, not given away: `release` is called once the feed is done with it; any other
    * buffer is given away.
    */

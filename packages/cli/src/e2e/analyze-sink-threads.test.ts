@@ -25,6 +25,39 @@ function longPromptHome(dir: string): void {
   const prompt = `ignore all previous instructions ${'ünï 😀 '.repeat(400_000)} end`;
   const line = (n: number, text: string) => JSON.stringify({ type: 'user', message: { role: 'user', content: text }, uuid: `c2000000-0000-4000-8000-00000000000${n}`, timestamp: `2026-10-02T09:00:0${n}.000Z`, sessionId: sid, cwd: '/srv/long' });
   writeFileSync(join(p, `${sid}.jsonl`), `${line(1, 'short')}\n${line(2, prompt)}\n${line(3, 'after')}\n`);
+  // A prompt cut inside a surrogate pair (JSON keeps it as \ud83d), with quotes, commas and CRLF.
+  const odd = JSON.stringify({ type: 'user', message: { role: 'user', content: 'cut "emoji", here\r\n\ud83d' }, uuid: 'c2000000-0000-4000-8000-000000000009', timestamp: '2026-10-02T09:01:00.000Z', sessionId: `${sid.slice(0, -4)}0dd5`, cwd: '/srv/long' });
+  writeFileSync(join(p, `${sid.slice(0, -4)}0dd5.jsonl`), `${odd}\n`);
+}
+
+/** The records of a timeline.csv (RFC 4180, after its BOM and header). */
+function csvRecords(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let i = text.indexOf('\r\n') + 2;
+  while (i < text.length) {
+    let v = '';
+    if (text[i] === '"') {
+      for (i++; ; i++) {
+        if (text[i] === '"' && text[i + 1] === '"') (v += '"'), i++;
+        else if (text[i] === '"') break;
+        else v += text[i];
+      }
+      i++;
+    } else {
+      const e = Math.min(...[',', '\r\n'].map((d) => text.indexOf(d, i)).filter((n) => n >= 0));
+      v = text.slice(i, e);
+      i = e;
+    }
+    row.push(v);
+    if (text[i] === ',') i++;
+    else {
+      rows.push(row);
+      row = [];
+      i += 2;
+    }
+  }
+  return rows;
 }
 
 beforeAll(async () => {
@@ -89,6 +122,18 @@ describe('report and findings outputs written on threads', () => {
     const hit = db.prepare(`SELECT count(*) AS n FROM timeline_fts WHERE timeline_fts MATCH 'after'`).get() as { n: number };
     expect(hit.n).toBeGreaterThan(0);
     db.close();
+  });
+
+  it("holds in each timeline.sqlite row the UTF-8 bytes of its timeline.csv record, a lone surrogate as U+FFFD", () => {
+    const recs = csvRecords(readFileSync(join(threaded, 'timeline.csv'), 'utf8'));
+    const db = new Database(join(threaded, 'timeline.sqlite'), { readonly: true });
+    const cols = ['timestamp_utc', 'host', 'user', 'agent', 'session_id', 'project_path', 'git_branch', 'model', 'turn_type', 'tool_name', 'tool_use_id', 'text', 'source_file', 'source_line'];
+    const rows = db.prepare(`SELECT ${cols.map((c) => (c === 'source_line' ? c : `hex(${c})`)).join(', ')} FROM timeline ORDER BY id`).raw().all() as (string | number | null)[][];
+    db.close();
+    expect(rows.length).toBe(recs.length);
+    const hex = (s: string) => Buffer.from(s, 'utf8').toString('hex').toUpperCase();
+    for (const [i, r] of rows.entries()) expect(r).toEqual(recs[i].map((v, c) => (c === 13 ? (v === '' ? null : Number(v)) : hex(v))));
+    expect(recs.some((r) => r[11] === 'cut "emoji", here\r\n\ufffd')).toBe(true);
   });
 
   it('counts the same findings in the summary', () => {

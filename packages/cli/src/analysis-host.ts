@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import type { AnalyzeEvents, AnalyzeOptions, AnalyzeResult } from '@aitrail/analyzer';
 import type { WorkerInput, WorkerMessage } from './analyze-worker.js';
 import type { LoadedPlugin } from './plugins.js';
@@ -93,14 +93,8 @@ async function removePartials(out: string, pid: number | undefined): Promise<voi
 /** Where V8's out-of-memory report starts in the child's stderr: from there on it is not shown. */
 const V8_DUMP = /<--- Last few GCs --->|FATAL ERROR: /;
 
-/**
- * Run {@link analyze} in a child node process whose old generation is capped at `heapMb`. Plugins
- * are imported again inside it from their module files. `signal` aborts the run (Ctrl-C).
- */
-export async function analyzeInChild(options: Omit<AnalyzeOptions, 'plugins' | 'pluginFiles' | 'signal' | 'tmpRoot'>, plugins: LoadedPlugin[], ev: AnalyzeEvents, signal: AbortSignal, heapMb: number): Promise<AnalyzeResult> {
-  // The child's temp folder lives in one of ours, so it goes even when the child is killed.
-  const tmpRoot = await mkdtemp(join(tmpdir(), 'aitrail-analyze-'));
-  const input: WorkerInput = { options: { ...options, tmpRoot }, plugins: plugins.map((p) => ({ spec: p.spec, file: p.file })) };
+/** Start the analysis child (analyze-worker.ts), which loads the analyzer and waits for its input. */
+function startChild(heapMb: number): ChildProcess {
   // Other node flags are kept (minus a heap size of their own): the cap is ours to set.
   // Heap sizing, measured on the 160 MiB bench corpus: the old generation starts at a quarter of
   // the cap (64 MB at most) rather than V8's few MB (long texts are large objects allocated
@@ -112,7 +106,59 @@ export async function analyzeInChild(options: Omit<AnalyzeOptions, 'plugins' | '
     ...(given(/^--max[-_]semi[-_]space[-_]size=/) ? [] : ['--max-semi-space-size=16']),
   ];
   const execArgv = [...process.execArgv.filter((a) => !/^--max[-_]old[-_]space[-_]size=/.test(a)), `--max-old-space-size=${heapMb}`, ...sizing];
-  const child = fork(new URL('./analyze-worker.js', import.meta.url), [], { execArgv, env: analysisEnv(), stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced' });
+  return fork(new URL('./analyze-worker.js', import.meta.url), [], { execArgv, env: analysisEnv(), stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced' });
+}
+
+/** A child started ahead by {@link preforkAnalysis}, with the heap cap it was given. */
+let spare: { child: ChildProcess; heapMb: number } | undefined;
+
+/**
+ * Start the analysis child before the command line is even parsed (bin/run.js, for `analyze`):
+ * loading the analyzer in the child (a quarter of a second) then runs beside the CLI's own start
+ * on the other core, instead of after it. Unused (a usage error, `--help`), it is killed on exit;
+ * it never keeps the CLI alive.
+ */
+export function preforkAnalysis(): void {
+  let heapMb: number;
+  try {
+    heapMb = heapCapMb();
+  } catch {
+    // The command says what is wrong with the setting; nothing to start ahead.
+    return;
+  }
+  const child = startChild(heapMb);
+  child.unref();
+  child.channel?.unref();
+  child.on('error', () => {});
+  spare = { child, heapMb };
+  process.once('exit', () => {
+    if (spare?.child === child) child.kill('SIGKILL');
+  });
+}
+
+/** The child started ahead, if it has the cap asked for and is still there. */
+function takePrefork(heapMb: number): ChildProcess | undefined {
+  const s = spare;
+  spare = undefined;
+  if (!s) return undefined;
+  if (s.heapMb !== heapMb || s.child.exitCode !== null || s.child.signalCode !== null || !s.child.connected) {
+    s.child.kill('SIGKILL');
+    return undefined;
+  }
+  s.child.ref();
+  s.child.channel?.ref();
+  return s.child;
+}
+
+/**
+ * Run {@link analyze} in a child node process whose old generation is capped at `heapMb`. Plugins
+ * are imported again inside it from their module files. `signal` aborts the run (Ctrl-C).
+ */
+export async function analyzeInChild(options: Omit<AnalyzeOptions, 'plugins' | 'pluginFiles' | 'signal' | 'tmpRoot'>, plugins: LoadedPlugin[], ev: AnalyzeEvents, signal: AbortSignal, heapMb: number): Promise<AnalyzeResult> {
+  // The child's temp folder lives in one of ours, so it goes even when the child is killed.
+  const tmpRoot = await mkdtemp(join(tmpdir(), 'aitrail-analyze-'));
+  const input: WorkerInput = { options: { ...options, tmpRoot }, plugins: plugins.map((p) => ({ spec: p.spec, file: p.file })) };
+  const child = takePrefork(heapMb) ?? startChild(heapMb);
   let stderr = '';
   let dumping = false;
   child.stderr!.setEncoding('utf8');

@@ -4,6 +4,7 @@ import { csvLine, TIMELINE_COLUMNS } from './csv.js';
 import { jsonLine } from './outputs.js';
 import { compareRecords, newRecordView, RecordWriter, readRecord, recordOffsets, TEXT_TAGS, timeKey, unitText, utf8Length } from './record.js';
 import type { TimelineRow } from './row.js';
+import { rowArb } from './test-helpers/row-arb.js';
 
 const base: TimelineRow = { timestamp_utc: '', host: 'h', user: 'u', agent: 'a', session_id: '', project_path: '', git_branch: '', model: '', turn_type: 'user', tool_name: '', tool_use_id: '', text: '', source_file: 'homes/u/f', source_line: null, ord: 7 };
 
@@ -16,29 +17,6 @@ function roundTrip(rows: TimelineRow[], chunkBytes = 1 << 20): { chunk: Buffer; 
   return chunks.flatMap((chunk) => [...recordOffsets(chunk)].map((off) => ({ chunk, off })));
 }
 
-const text = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.string({ unit: fc.constantFrom('a', '"', ',', '\n', '\r', '\\', '\u0000', '\u001f', '\u007f', 'é', '\u2028', '😀', '\ud800', ' '), maxLength: 6000 }),
-);
-const rowArb = fc.record({
-  timestamp_utc: fc.oneof(fc.constant(''), fc.date({ min: new Date(0), max: new Date(253402300799999), noInvalidDate: true }).map((d) => d.toISOString())),
-  host: text,
-  user: text,
-  agent: text,
-  session_id: text,
-  project_path: text,
-  git_branch: text,
-  model: text,
-  turn_type: fc.constantFrom('system', 'user', 'assistant', 'thinking', 'tool_use', 'tool_result'),
-  tool_name: text,
-  tool_use_id: text,
-  text,
-  source_file: text,
-  source_line: fc.oneof(fc.constant(null), fc.nat()),
-  ord: fc.nat(),
-  tag: fc.oneof(fc.constant(undefined), fc.constantFrom(...TEXT_TAGS, 'bad_line', 'x,"y"')),
-  sec: fc.boolean(),
-}) as fc.Arbitrary<TimelineRow>;
 
 describe('row records', () => {
   it('hold exactly the timeline.jsonl line and the timeline.csv record of the row (property)', () => {

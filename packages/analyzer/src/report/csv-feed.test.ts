@@ -3,30 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { ByteWriter } from '../byte-writer.js';
 import { csvLine, TIMELINE_COLUMNS } from '../csv.js';
 import type { TimelineRow } from '../row.js';
+import { rowArb } from '../test-helpers/row-arb.js';
 import { CSV_FEED_END, type Piece, putCsvFeedRow, readCsvFeedRecord, sqliteValues, TEXT_AT } from './csv-feed.js';
 
-const text = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.string({ unit: fc.constantFrom('a', '"', ',', '\n', '\r', '\r\n', '\\', '\u0000', '\u00ff', 'é', '\u2028', '😀', '\ud800', '\udc00', ' '), maxLength: 3000 }),
-);
-const rowArb = fc.record({
-  timestamp_utc: fc.oneof(fc.constant(''), fc.constant('not a time, "quoted"'), fc.date({ min: new Date(0), max: new Date(253402300799999), noInvalidDate: true }).map((d) => d.toISOString())),
-  host: text,
-  user: text,
-  agent: text,
-  session_id: text,
-  project_path: text,
-  git_branch: text,
-  model: text,
-  turn_type: fc.constantFrom('user', 'tool_result'),
-  tool_name: text,
-  tool_use_id: text,
-  text,
-  source_file: text,
-  source_line: fc.oneof(fc.constant(null), fc.nat()),
-  ord: fc.nat(),
-  tag: fc.oneof(fc.constant(undefined), fc.constantFrom('permission_decision', 'x,"y"', '\ud800')),
-}) as fc.Arbitrary<TimelineRow>;
 
 /** The feed's bytes for `rows`, each record put in `split` pieces, through a writer of `size`-byte buffers. */
 async function feed(rows: TimelineRow[], size: number, split: number): Promise<Buffer> {

@@ -24,15 +24,29 @@ describe('ByteWriter', () => {
       want.push(piece);
       await w.put(piece, 0, piece.length);
     }
-    // A piece larger than the buffer goes out as a copy of its own.
+    // A piece larger than the buffer is written from the caller's own bytes.
     const big = Buffer.from('B'.repeat(300));
     want.push(big);
     await w.put(big, 0, big.length);
     await w.flush();
     expect(Buffer.concat(sink.written).equals(Buffer.concat(want))).toBe(true);
-    // 500 rows of ~10-60 bytes make hundreds of 64-byte writes, from three buffers (and the big piece's copy).
+    // 500 rows of ~10-60 bytes make hundreds of 64-byte writes, from three buffers (and the big piece's own).
     expect(sink.written.length).toBeGreaterThan(200);
     expect(sink.buffers.size).toBeLessThanOrEqual(4);
+  });
+
+  it('with reuse, a piece larger than the buffer is written from the caller\'s bytes, done when put resolves', async () => {
+    const sink = slowSink();
+    const w = new ByteWriter(sink.write, { size: 64, reuse: true });
+    await w.putString('head\n');
+    const big = Buffer.alloc(1000, 'a');
+    await w.put(big, 100, 900);
+    // The caller may fill its buffer again once put resolved: what was written is what it held.
+    big.fill('z');
+    await w.putString('tail\n');
+    await w.flush();
+    expect(Buffer.concat(sink.written).toString()).toBe(`head\n${'a'.repeat(800)}tail\n`);
+    expect(sink.buffers.has(big.buffer)).toBe(true);
   });
 
   it('without reuse, never writes into a buffer it handed over', async () => {

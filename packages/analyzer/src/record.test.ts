@@ -65,8 +65,8 @@ describe('row records', () => {
     expect(timeKey('')[0]).toBe(Number.POSITIVE_INFINITY);
     expect(timeKey('+010000-01-01T00:00:00.000Z')[0]).toBe(Number.NEGATIVE_INFINITY);
   });
-  it('hold a text of several 1 Mi-unit pieces exactly: a surrogate pair across a piece boundary, lone surrogates, quotes', () => {
-    const P = 1 << 20;
+  it('hold a text of several 32 Ki-unit pieces exactly: a surrogate pair across a piece boundary, lone surrogates, quotes', () => {
+    const P = 1 << 15;
     // A pair whose high half is the last unit of the first piece; a lone high surrogate ending the
     // second; quotes, commas, newlines and control characters throughout.
     const filler = (n: number) => 'a"b,c\n\u0001é😀'.repeat(Math.ceil(n / 10)).slice(0, n);
@@ -121,6 +121,23 @@ describe('RecordWriter chunks', () => {
     }
     const seen = shipped.flatMap((c) => [...recordOffsets(c)].map((off) => { const v = newRecordView(); readRecord(c, off, v); return JSON.parse(c.toString('utf8', v.json[0], v.json[5])).text; }));
     expect(seen).toEqual(texts);
+  });
+
+  it('ship a record larger than a chunk as an exact copy of its own, never a buffer written again', () => {
+    // Long records are written in a scratch buffer the thread keeps: what was shipped must not
+    // change when the next long record is written there. Nothing is copied on receipt here.
+    const shipped: Buffer[] = [];
+    const w = new RecordWriter((c) => shipped.push(c));
+    const texts = ['short 1', 'é'.repeat(200_000), 'short 2', 'x"y'.repeat(150_000), 'short 3', 'z'.repeat(400_000)];
+    for (const [i, text] of texts.entries()) w.add({ ...base, text, ord: i }, u);
+    w.flush();
+    const seen = shipped.flatMap((c) => [...recordOffsets(c)].map((off) => { const v = newRecordView(); readRecord(c, off, v); return JSON.parse(c.toString('utf8', v.json[0], v.json[5])).text; }));
+    expect(seen).toEqual(texts);
+    // Each long text's record went alone, in a buffer of exactly its size.
+    const alone = shipped.filter((c) => [...recordOffsets(c)].length === 1 && c.length > 500_000);
+    expect(alone).toHaveLength(3);
+    for (const c of alone) expect(c.buffer.byteLength).toBe(c.length);
+    expect(new Set(shipped.map((c) => c.buffer)).size).toBe(shipped.length);
   });
 
   it('ship full chunks in their own buffer, each at least half used, with every record once', () => {

@@ -47,7 +47,7 @@ export async function runCollect(corpus) {
   for (const f of [out, `${out}.sha256`, `${out}.partial`]) rmSync(f, { force: true });
   const r = await measure('node', [CLI, 'collect', '--home', homeOf(corpus), '--out', out]);
   if (r.code !== 0 || !existsSync(out)) return fail('aitrail collect', r);
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes, archiveBytes: statSync(out).size };
+  return { ms: r.ms, cpuMs: r.cpuMs, faults: r.faults, rss: r.rss, bytes: corpus.bytes, archiveBytes: statSync(out).size };
 }
 
 /** Baseline: zip -r -6 of the same .copilot tree. */
@@ -60,7 +60,7 @@ export async function runZip(corpus) {
   const archiveBytes = existsSync(out) ? statSync(out).size : 0;
   rmSync(out, { force: true });
   if (r.code !== 0) return fail('zip', r);
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes, archiveBytes };
+  return { ms: r.ms, cpuMs: r.cpuMs, faults: r.faults, rss: r.rss, bytes: corpus.bytes, archiveBytes };
 }
 
 /** Baseline: sha256sum of every file of the same tree (collect hashes what it archives). */
@@ -68,7 +68,7 @@ export async function runSha(corpus) {
   if (!haveTool('sha256sum')) return { unavailable: 'sha256sum is not installed (coreutils)' };
   const r = await measure('find .copilot -type f -print0 | xargs -0 sha256sum > /dev/null', [], { cwd: homeOf(corpus), shell: true });
   if (r.code !== 0) return fail('sha256sum', r);
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes };
+  return { ms: r.ms, cpuMs: r.cpuMs, faults: r.faults, rss: r.rss, bytes: corpus.bytes };
 }
 
 /** aitrail collect of the walk corpus's home (its project walk); `empty`: of an empty home, the fixed start-up. */
@@ -82,7 +82,7 @@ export async function runWalkCollect(corpus, empty = false) {
   const r = await measure('node', [CLI, 'collect', '--home', home, '--out', out]);
   if (r.code !== 0 || !existsSync(out)) return fail('aitrail collect', r);
   rmSync(out, { force: true });
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes };
+  return { ms: r.ms, cpuMs: r.cpuMs, faults: r.faults, rss: r.rss, bytes: corpus.bytes };
 }
 
 /** aitrail collect of the small-files corpus's home (its archive kept for analyze). */
@@ -94,7 +94,7 @@ export async function runSmallCollect(corpus) {
   for (const f of [out, `${out}.sha256`, `${out}.partial`]) rmSync(f, { force: true });
   const r = await measure('node', [CLI, 'collect', '--home', join(corpus.dir, 'kim'), '--out', out]);
   if (r.code !== 0 || !existsSync(out)) return fail('aitrail collect', r);
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes, archiveBytes: statSync(out).size, archive: out };
+  return { ms: r.ms, cpuMs: r.cpuMs, faults: r.faults, rss: r.rss, bytes: corpus.bytes, archiveBytes: statSync(out).size, archive: out };
 }
 
 /** Baseline: sha256sum of every file of the small-files home. */
@@ -102,14 +102,14 @@ export async function runSmallSha(corpus) {
   if (!haveTool('sha256sum')) return { unavailable: 'sha256sum is not installed (coreutils)' };
   const r = await measure('find .codex -type f -print0 | xargs -0 sha256sum > /dev/null', [], { cwd: join(corpus.dir, 'kim'), shell: true });
   if (r.code !== 0) return fail('sha256sum', r);
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes };
+  return { ms: r.ms, cpuMs: r.cpuMs, faults: r.faults, rss: r.rss, bytes: corpus.bytes };
 }
 
 /** Baseline: find listing every entry of the project (the listings alone, no stat of a file). */
 export async function runFind(corpus) {
   const r = await measure('find repo > /dev/null', [], { cwd: corpus.dir, shell: true });
   if (r.code !== 0) return fail('find', r);
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: corpus.bytes };
+  return { ms: r.ms, cpuMs: r.cpuMs, faults: r.faults, rss: r.rss, bytes: corpus.bytes };
 }
 
 /** The parse worker in `mode` (parser | lines | bare) over every events.jsonl of the corpus. */
@@ -117,7 +117,7 @@ export async function runParse(corpus, mode) {
   const r = await measure('node', [join(WORKERS, 'parse.mjs'), mode, corpus.dir]);
   if (r.code !== 0) return fail(`parse worker (${mode})`, r);
   const o = JSON.parse(r.stdout.trim().split('\n').pop());
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: o.bytes, rows: o.rows, label: o.label };
+  return { ms: r.ms, cpuMs: r.cpuMs, faults: r.faults, rss: r.rss, bytes: o.bytes, rows: o.rows, label: o.label };
 }
 
 /** The corpus's collect archive, made (untimed) when missing or older than the corpus. */
@@ -155,7 +155,7 @@ export async function runAnalyzeInputs(inputs, label, opts = {}) {
   const outputs = Object.fromEntries(readdirSync(out).map((f) => [f, statSync(join(out, f)).size]));
   const findings = countLines(join(out, 'findings.jsonl'));
   rmSync(out, { recursive: true, force: true });
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, tmpPeak: r.tmpPeak, rows, outBytes, outputs, findings };
+  return { ms: r.ms, cpuMs: r.cpuMs, faults: r.faults, rss: r.rss, tmpPeak: r.tmpPeak, rows, outBytes, outputs, findings };
 }
 
 /** aitrail analyze of the corpus's collect archive (or, without one, its home directory). */
@@ -208,5 +208,5 @@ export async function runBombHonest() {
   const integrity = inv.collections[0].integrity;
   const reported = integrity.ok === false && JSON.stringify(integrity).includes('0b0c/events.jsonl');
   rmSync(out, { recursive: true, force: true });
-  return { ms: r.ms, cpuMs: r.cpuMs, rss: r.rss, bytes: 10 * 1024 ** 3, reported };
+  return { ms: r.ms, cpuMs: r.cpuMs, faults: r.faults, rss: r.rss, bytes: 10 * 1024 ** 3, reported };
 }

@@ -51,7 +51,8 @@ function children(pid) {
  * Run `cmd args` and measure it. Returns {ms, cpuMs, rss, code, stdout, stderr}: `rss` is the
  * largest peak resident set of any single process of the tree, in bytes; `cpuMs` the CPU time
  * (user + system) of the node processes of the tree, or, for `opts.shell`, of the shell's
- * children (read from the shell's `times`), a figure that other load on the machine barely moves.
+ * children (read from the shell's `times`), a figure that other load on the machine barely moves;
+ * `faults` the minor page faults of the node processes.
  * With `opts.shell`, `cmd` is a shell script and `args` is ignored. With `opts.watchDir`, the
  * largest total size of the files under it (polled every 250 ms) is `tmpPeak`.
  */
@@ -95,19 +96,21 @@ export function measure(cmd, args, opts = {}) {
       if (watch) clearInterval(watch);
       let reported = 0;
       let cpuMs = 0;
+      let faults = 0;
       try {
         for (const line of readFileSync(rssFile, 'utf8').split('\n')) {
           if (!line) continue;
           const r = JSON.parse(line);
           reported = Math.max(reported, r.rss);
           cpuMs += r.cpuMs;
+          faults += r.faults ?? 0;
         }
       } catch {
         // Not a node process (or it was killed): the polled figure stands.
       }
       if (opts.shell) cpuMs = childTimes(stderr);
       rmSync(dir, { recursive: true, force: true });
-      resolve({ ms, cpuMs, rss: Math.max(peak, reported), tmpPeak, code: code ?? (signal ? 128 : -1), stdout, stderr });
+      resolve({ ms, cpuMs, faults, rss: Math.max(peak, reported), tmpPeak, code: code ?? (signal ? 128 : -1), stdout, stderr });
     });
   });
 }

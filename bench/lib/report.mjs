@@ -122,7 +122,7 @@ export function printReport(rep) {
   }
   if (r.analyze) {
     const a = r.analyze;
-    rows.push(sideRow('analyze end to end', a.unavailable ? a : a.analyze, a.analyze ? `${a.input}; ${a.analyze.rows ?? '?'} rows, ${Math.round(a.analyze.rowsPerSec.median)} rows/s` : ''));
+    rows.push(sideRow('analyze end to end', a.unavailable ? a : a.analyze, a.analyze ? `${a.input}; ${a.analyze.rows ?? '?'} rows, ${Math.round(a.analyze.rowsPerSec.median)} rows/s${a.analyze.faults ? `, ${Math.round(a.analyze.faults.median / 1000)}k page faults` : ''}` : ''));
     if (a.bare) rows.push(sideRow('  bare JSON.parse loop', a.bare, a.ratioBare ? `analyze/bare throughput ${fx(a.ratioBare.median)} (CPU ${fx(a.ratioBareCpu.median)})` : ''));
     if (a.parse) rows.push(sideRow('  events parser only', a.parse, a.ratioParse ? `analyze/parse throughput ${fx(a.ratioParse.median)} (CPU ${fx(a.ratioParseCpu.median)})` : ''));
   }

@@ -30,8 +30,9 @@ const pairRatio = (as, bs, fa, fb) => summary(as.map((a, i) => fa(a) / fb(bs[i])
 function side(list) {
   if (!Array.isArray(list)) return list;
   const cpu = list[0].cpuMs !== undefined ? { cpu: stat(list, (r) => r.cpuMs) } : {};
+  const faults = list[0].faults ? { faults: stat(list, (r) => r.faults) } : {};
   const archive = list[0].archiveBytes !== undefined ? { archiveBytes: list[0].archiveBytes } : {};
-  return { ms: stat(list, (r) => r.ms), ...cpu, rss: stat(list, (r) => r.rss), bytes: list[0].bytes, rows: list[0].rows, label: list[0].label, ...archive };
+  return { ms: stat(list, (r) => r.ms), ...cpu, rss: stat(list, (r) => r.rss), bytes: list[0].bytes, rows: list[0].rows, label: list[0].label, ...archive, ...faults };
 }
 
 export async function collectSection(corpus, runs) {

@@ -65,7 +65,11 @@ function csv(s: string): string {
 
 /** Texts at least this long are written apart from the rest of their line, in pieces. */
 const LONG_TEXT = 4096;
-/** UTF-16 units of a long text escaped and written at a time. */
+/**
+ * UTF-16 units of a long text escaped and written at a time: 64 KiB as two-byte characters, so
+ * an escaped piece is a young-generation string unless escapes swell it past 128 KiB. At 1 Mi
+ * units each piece was a V8 large object, mapped and faulted in page by page on its own.
+ */
 const PIECE = 1 << 15;
 
 /**

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, stackTraceLines } from './test-helpers/hostile-harness.js';
 
 // `aitrail analyze` starts its analysis child before the command line is parsed (bin/run.js,
@@ -41,5 +42,31 @@ describe('the analysis child started ahead', () => {
       left = withMark(mark);
     }
     expect(left).toEqual([]);
+  });
+});
+
+// A preload that wraps child_process.fork and says, at the fork, whether oclif is loaded yet
+// (CommonJS, so it sits in require.cache however it was imported).
+const work = mkdtempSync(join(tmpdir(), 'aitrail-prefork-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const preload = join(work, 'fork-spy.cjs');
+writeFileSync(
+  preload,
+  `const cp = require('node:child_process');
+const fork = cp.fork;
+cp.fork = function (...a) {
+  const oclif = Object.keys(require.cache).some((k) => k.includes('@oclif'));
+  require('node:fs').writeSync(2, 'FORK-SPY oclif loaded: ' + oclif + '\\n');
+  return fork.apply(this, a);
+};
+require('node:module').syncBuiltinESMExports();
+`,
+);
+
+describe('the analysis child started before oclif loads', () => {
+  it('is forked before @oclif/core is imported (its 0.1-0.15 s of loading no longer delays the child)', async () => {
+    const r = await runCli(['analyze', '/nonexistent/aitrail.zip', '--out', '/nonexistent/out'], { env: { NODE_OPTIONS: `--require ${preload}` }, timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.match(/FORK-SPY oclif loaded: \w+/g)).toEqual(['FORK-SPY oclif loaded: false']);
   });
 });

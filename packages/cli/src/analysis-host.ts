@@ -115,8 +115,8 @@ let spare: { child: ChildProcess; heapMb: number } | undefined;
 /**
  * Start the analysis child before oclif is loaded and the command line parsed (bin/run.js, for
  * `analyze`): loading the analyzer in the child (a quarter of a second) then runs beside the
- * CLI's own start on the other core, instead of after it. Unused (a usage error, `--help`), it is killed on exit;
- * it never keeps the CLI alive.
+ * CLI's own start on the other core, instead of after it. Unused (a usage error, `--help`), it
+ * is killed on exit; it never keeps the CLI alive.
  */
 export function preforkAnalysis(): void {
   let heapMb: number;

@@ -65,7 +65,7 @@ require('node:module').syncBuiltinESMExports();
 
 describe('the analysis child started before oclif loads', () => {
   it('is forked before @oclif/core is imported (its 0.1-0.15 s of loading no longer delays the child)', async () => {
-    const r = await runCli(['analyze', '/nonexistent/aitrail.zip', '--out', '/nonexistent/out'], { env: { NODE_OPTIONS: `--require ${preload}` }, timeoutMs: 60_000 });
+    const r = await runCli(['analyze', '/nonexistent/aitrail.zip', '--out', '/nonexistent/out'], { env: { NODE_OPTIONS: `--require ${JSON.stringify(preload)}` }, timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr.match(/FORK-SPY oclif loaded: \w+/g)).toEqual(['FORK-SPY oclif loaded: false']);
   });

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { redactCredentials } from '../credential-scan.js';
+import type { ReportTally } from './report-tally.js';
 
 /** Sessions whose conversation report.html shows (the most recent ones). */
 export const MAX_CONVERSATIONS = 100;
@@ -73,18 +74,29 @@ function reportText(text: string, cap: number): string {
 const ROW_COLS = `id, timestamp_utc, host, user, agent, session_id, project_path, model, turn_type, tool_name, tool_use_id,
   substr(text, 1, ${MAX_TEXT + REDACT_MARGIN}) AS text, length(text) AS text_length, source_file, source_line, tag`;
 
-/** Read-only queries behind report.html (all bounded by the caps above). */
+/**
+ * Read-only queries behind report.html (all bounded by the caps above). With the tally the
+ * SQLite sink kept while inserting (report-tally.ts), the counts over the whole timeline come
+ * from it and only the rows shown are read; each answer is the same either way.
+ */
 export class ReportData {
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly tally?: ReportTally,
+  ) {}
 
-  /** Rows per day, per agent. */
+  /** Rows per day, per agent, by day then agent. */
   activity(): { day: string; agent: string; n: number }[] {
-    return this.db.prepare(`SELECT substr(timestamp_utc, 1, 10) AS day, agent, count(*) AS n FROM timeline
-      WHERE timestamp_utc GLOB '[0-9][0-9][0-9][0-9]-*' GROUP BY day, agent ORDER BY day`).all() as { day: string; agent: string; n: number }[];
+    return (
+      this.tally?.activity() ??
+      (this.db.prepare(`SELECT substr(timestamp_utc, 1, 10) AS day, agent, count(*) AS n FROM timeline
+      WHERE timestamp_utc GLOB '[0-9][0-9][0-9][0-9]-*' GROUP BY day, agent ORDER BY day, agent`).all() as { day: string; agent: string; n: number }[])
+    );
   }
 
   /** Undated rows. */
   undated(): number {
+    if (this.tally) return this.tally.rows - this.tally.dated;
     return (this.db.prepare(`SELECT count(*) AS n FROM timeline WHERE NOT (coalesce(timestamp_utc, '') GLOB '[0-9][0-9][0-9][0-9]-*')`).get() as { n: number }).n;
   }
 
@@ -108,13 +120,17 @@ export class ReportData {
     return { rows, total };
   }
 
-  /** Models per agent with their row counts. */
+  /** Models per agent with their row counts, by agent, then most rows, then model. */
   models(): { agent: string; model: string; n: number }[] {
-    return this.db.prepare(`SELECT agent, model, count(*) AS n FROM timeline WHERE model != '' AND tag != 'utility_model' GROUP BY agent, model ORDER BY agent, n DESC`).all() as { agent: string; model: string; n: number }[];
+    return (
+      this.tally?.models() ??
+      (this.db.prepare(`SELECT agent, model, count(*) AS n FROM timeline WHERE model != '' AND tag != 'utility_model' GROUP BY agent, model ORDER BY agent, n DESC, model`).all() as { agent: string; model: string; n: number }[])
+    );
   }
 
   /** Permission decisions, requests, modes and settings, in time order, capped; and the count. */
   permissions(): { list: ReportRow[]; total: number } {
+    if (this.tally) return { list: this.db.prepare(`SELECT ${ROW_COLS} FROM timeline WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`).all(JSON.stringify(this.tally.permissionIds)) as ReportRow[], total: this.tally.permissionRows };
     const where = `tag IN ('permission_decision', 'permission_request', 'permission_mode', 'permission_setting')`;
     const total = (this.db.prepare(`SELECT count(*) AS n FROM timeline WHERE ${where}`).get() as { n: number }).n;
     const list = this.db.prepare(`SELECT ${ROW_COLS} FROM timeline WHERE ${where} ORDER BY id LIMIT ?`).all(MAX_TABLE) as ReportRow[];
@@ -123,9 +139,10 @@ export class ReportData {
 
   /** Unattended periods inferred from `permission_mode` rows (see {@link UNATTENDED}). */
   unattended(): UnattendedPeriod[] {
+    const ids = this.tally?.modeIds;
     const modes = this.db.prepare(`SELECT t.agent, t.session_id, t.timestamp_utc, substr(t.text, 1, ${300 + REDACT_MARGIN}) AS text, t.source_file, t.source_line, s.last_timestamp
       FROM timeline t LEFT JOIN sessions s ON s.host = t.host AND s.user = t.user AND s.agent = t.agent AND s.session_id = t.session_id
-      WHERE t.tag = 'permission_mode' ORDER BY t.host, t.user, t.agent, t.session_id, t.id`).iterate() as Iterable<{ agent: string; session_id: string; timestamp_utc: string; text: string; source_file: string; source_line: number | null; last_timestamp: string | null }>;
+      WHERE ${ids ? 't.id IN (SELECT value FROM json_each(?))' : "t.tag = 'permission_mode'"} ORDER BY t.host, t.user, t.agent, t.session_id, t.id`).iterate(...(ids ? [JSON.stringify(ids)] : [])) as Iterable<{ agent: string; session_id: string; timestamp_utc: string; text: string; source_file: string; source_line: number | null; last_timestamp: string | null }>;
     const out: UnattendedPeriod[] = [];
     let open: UnattendedPeriod | null = null;
     let openKey = '';

@@ -4,15 +4,22 @@ import { stagedPath, writeFileStaged } from '../atomic.js';
 import { csp, esc, Raw, table } from './html.js';
 import { REPORT_CSS, REPORT_SCRIPT } from './report-assets.js';
 import { MAX_CONVERSATIONS, MAX_TABLE, MAX_TEXT, MAX_TURNS, ReportData, type ReportRow, type ReportSession } from './report-data.js';
+import type { ReportTally } from './report-tally.js';
 import type { RowSink, SinkEnd } from './sink.js';
 
 type Agent = Record<string, unknown> & { agent: string; secret_files?: { path: string; size: number | null; sha256: string }[]; credential_findings?: Record<string, unknown>[]; mcp_servers?: Record<string, unknown>[]; parse_warnings?: { file: string; line: number | null; parser: string; message: string }[]; parse_warnings_total?: number; not_parsed?: { file: string; reason: string }[] };
 type Home = { host: string; user?: string; home?: string; agents: Agent[] };
 type Inv = { analyzer?: { version?: string }; collections?: Record<string, unknown>[]; homes?: Home[]; system?: Home[]; totals?: Record<string, unknown> };
 
-/** report.html, built at the end of the run from timeline.sqlite (so the SqliteSink must end first). */
+/**
+ * report.html, built at the end of the run from timeline.sqlite (so the SqliteSink must end
+ * first), with the counts that sink kept as it inserted the rows when it is given them.
+ */
 export class HtmlReportSink implements RowSink {
-  constructor(private readonly out: string) {}
+  constructor(
+    private readonly out: string,
+    private readonly tally?: ReportTally,
+  ) {}
 
   /** Nothing per row: the report reads the database once it is complete. */
   row(): void {}
@@ -22,7 +29,7 @@ export class HtmlReportSink implements RowSink {
     // This run's database, not yet in place (atomic.ts: outputs are put in place together).
     const db = new Database(stagedPath(join(this.out, 'timeline.sqlite')), { readonly: true, fileMustExist: true });
     try {
-      await writeFileStaged(join(this.out, 'report.html'), buildReport(new ReportData(db), info.inventory as Inv));
+      await writeFileStaged(join(this.out, 'report.html'), buildReport(new ReportData(db, this.tally), info.inventory as Inv));
     } finally {
       db.close();
     }

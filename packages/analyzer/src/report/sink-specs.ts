@@ -31,17 +31,20 @@ export function feedKind(specs: readonly SinkSpec[]): 'csv' | 'jsonl' {
 /** The sinks of `specs` in order, and the findings engine among them; `rules` are the findings rules, loaded. */
 export function buildSinks(specs: readonly SinkSpec[], rules: readonly Rule[]): { sinks: RowSink[]; findings?: FindingsEngine } {
   let findings: FindingsEngine | undefined;
+  // report.html takes the counts the SQLite sink of its group kept (report-tally.ts).
+  let sqlite: SqliteSink | undefined;
   const sinks = specs.map((s): RowSink => {
     switch (s.kind) {
       case 'findings':
         findings = new FindingsEngine(rules, s.tmp);
         return findingsSink(findings);
       case 'sqlite':
-        return new SqliteSink(s.out);
+        sqlite = new SqliteSink(s.out);
+        return sqlite;
       case 'timesketch':
         return new TimesketchSink(s.out);
       default:
-        return new HtmlReportSink(s.out);
+        return new HtmlReportSink(s.out, sqlite?.tally);
     }
   });
   return { sinks, findings };

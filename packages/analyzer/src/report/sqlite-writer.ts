@@ -8,6 +8,7 @@ import type { SessionRecord } from '../sessions.js';
 import { stagedPath } from '../atomic.js';
 import { loadDuplicates, num, str } from './duplicates-table.js';
 import { type SqliteValues, sqliteValues, TEXT_AT } from './csv-feed.js';
+import { ReportTally } from './report-tally.js';
 import type { RowSink, SinkEnd } from './sink.js';
 
 /** Version of timeline.sqlite's schema (table `meta`). */
@@ -76,6 +77,8 @@ export class SqliteSink implements RowSink {
   private readonly fts: Database.Statement;
   private pending = 0;
   private rowsFinished = false;
+  /** report.html's counts over the rows inserted (report-tally.ts). */
+  readonly tally = new ReportTally();
 
   constructor(out: string) {
     this.path = join(out, 'timeline.sqlite');
@@ -113,6 +116,7 @@ export class SqliteSink implements RowSink {
   values(v: SqliteValues): void {
     const { lastInsertRowid } = this.insert.run(v);
     this.fts.run(lastInsertRowid, v[TEXT_AT]);
+    this.tally.add(Number(lastInsertRowid), v);
     if (++this.pending >= BATCH) {
       this.db.exec('COMMIT; BEGIN');
       this.pending = 0;

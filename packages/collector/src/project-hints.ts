@@ -220,10 +220,15 @@ function lineResult(g: Gather, r: LineScanResult | undefined): HintRead {
   return g.result(problems.join('; ') || undefined);
 }
 
+/** Bytes of a json, yaml, toml or xml hint file read at most (the file is read whole or not at all). */
+export function docHintBound(rule: HintRule): number {
+  return rule.format === 'yaml' || rule.format === 'toml' ? HINT_MAX_CONFIG_BYTES : HINT_MAX_DOC_BYTES;
+}
+
 /** The recorded project roots in one hint file, read with the bounds above; never throws. */
 export async function readHintValues(rule: HintRule, fsPath: Buffer | string, home?: string): Promise<HintRead> {
   if (!scansLines(rule)) {
-    const max = rule.format === 'yaml' || rule.format === 'toml' ? HINT_MAX_CONFIG_BYTES : HINT_MAX_DOC_BYTES;
+    const max = docHintBound(rule);
     const r = await readBounded(fsPath, max);
     if (!r) return { values: [], remote: [] };
     if (r.tooLarge !== undefined) {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -35,5 +35,57 @@ describe('project hints scanned during the read', () => {
     const roots = s.projects.map((p) => p.root);
     expect(roots).toContain(read);
     expect(roots).not.toContain(later);
+  });
+});
+
+// A json, yaml, toml or xml hint (Copilot CLI's workspace.yaml) is parsed from a copy of the bytes
+// read too, when they are within its bound; past it, the file is read again at the end as before.
+describe('document hints parsed from the collector read', () => {
+  async function collectYaml(name: string, body: (root: string) => string, after: string) {
+    const home = join(base, name);
+    const file = join(home, '.copilot', 'session-state', 's1', 'workspace.yaml');
+    mkdirSync(join(file, '..'), { recursive: true });
+    const [read, later] = [join(base, `${name}-read`), join(base, `${name}-later`)];
+    writeFileSync(file, body(read));
+    return {
+      read,
+      later,
+      summary: await collect(
+        { homes: [home], out: join(base, `${name}.zip`), full: false, secrets: 'collect', dryRun: false, catalogs: copilot, platform: 'linux', currentHome: '/x' },
+        {
+          row: (r) => {
+            if (r.rel.endsWith('workspace.yaml')) writeFileSync(file, `cwd: ${after === 'later' ? later : read}\n`);
+          },
+        },
+      ),
+    };
+  }
+
+  it('takes the roots from the bytes read, not from the file as it is afterwards', async () => {
+    const { read, later, summary } = await collectYaml('yaml', (root) => `id: s1\ncwd: ${root}\n`, 'later');
+    const roots = summary.projects.map((p) => p.root);
+    expect(roots).toContain(read);
+    expect(roots).not.toContain(later);
+  });
+
+  it('reads a file past its bound again, as before', async () => {
+    // 1 MiB and more of comment: over the yaml bound, so the file read afterwards (now small) is the one parsed.
+    const { later, summary } = await collectYaml('big-yaml', (root) => `cwd: ${root}\n${'#'.repeat(1024 * 1024)}\n`, 'later');
+    expect(summary.projects.map((p) => p.root)).toContain(later);
+  });
+});
+
+describe('a document hint read in chunks', () => {
+  it('decodes a character cut between two chunks and keeps the BOM handling of a whole-file read', async () => {
+    const home = join(base, 'chunks');
+    const file = join(home, '.copilot', 'sidebar-sessions-state', 'a.json');
+    mkdirSync(join(file, '..'), { recursive: true });
+    const root = join(base, 'répo-chunks');
+    // The BOM, then spaces that put the root's 2-byte é across the 1 MiB chunk boundary (bytes 1048575-1048576).
+    const at = Buffer.byteLength(`\uFEFF{"cwd":"${root.slice(0, root.indexOf('é'))}`);
+    writeFileSync(file, `\uFEFF{${' '.repeat(1024 * 1024 - 1 - at)}"cwd":${JSON.stringify(root)}}`);
+    expect(readFileSync(file).subarray(1024 * 1024 - 1, 1024 * 1024 + 1).toString()).toBe('é');
+    const s = await collect({ homes: [home], out: join(base, 'chunks.zip'), full: false, secrets: 'collect', dryRun: false, catalogs: copilot, platform: 'linux', currentHome: '/x' }, {});
+    expect(s.projects.map((p) => p.root)).toContain(root);
   });
 });

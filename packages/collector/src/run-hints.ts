@@ -1,6 +1,6 @@
 import type { Catalog, ProjectHint } from './catalog.js';
 import { compileGlobs, type Matcher } from './globs.js';
-import { type HintRead, hintLineScan, scansLines } from './project-hints.js';
+import { docHintBound, type HintRead, hintLineScan, hintText, scansLines } from './project-hints.js';
 
 /** A collected file that names project roots (a catalog `project_hints` entry matched it). */
 export interface HintFile {
@@ -9,13 +9,13 @@ export interface HintFile {
   user: string;
   home: string;
   catalog: Catalog;
-  /** What a jsonl or text hint found in the bytes the collector read (then the file is not read again). */
+  /** What the hint found in the bytes the collector read (then the file is not read again). */
   read?: HintRead;
 }
 
 /** A hint file met by the walk, before its read: the line scans to feed with its bytes. */
 export interface PendingHints {
-  /** Feed the bytes read, in order (undefined when no hint of the file scans lines). */
+  /** Feed the bytes read, in order (undefined when no hint of the file wants them). */
   observe?: (chunk: Buffer) => void;
   /** The hint files, with what their scans found when `clean` (the whole file read, unchanged). */
   files(clean: boolean): HintFile[];
@@ -49,16 +49,39 @@ export class HintMatchers {
     }
     if (hits.length === 0) return undefined;
     const scans = hits.filter((h) => h.scan).map((h) => h.scan!.scan);
+    // A json, yaml, toml or xml hint is parsed from the bytes read too, up to its bound, so its
+    // roots are those of the bytes archived and the target's file is read once (each was read
+    // again at the end, one after the other: 65 of them in the bench's Copilot home). A file past
+    // the bound is read again as before (and said to be too large). Decoded as the chunks come
+    // (they are lent, chunk-pool.ts), BOM kept as Buffer.toString keeps it: the same text, in no
+    // more memory than the read at the end took.
+    const docs = hits.filter((h) => !h.scan);
+    const bound = Math.max(0, ...docs.map((h) => docHintBound(h.hint)));
+    const decoder = docs.length > 0 ? new TextDecoder('utf-8', { ignoreBOM: true }) : undefined;
+    let pieces: string[] | undefined = decoder ? [] : undefined;
+    let copied = 0;
+    const home = this.targetHome(at.home);
     return {
-      // One read feeds every line hint of the file: no second pass over a 100 MB event log.
-      ...(scans.length > 0
+      // One read feeds every hint of the file: no second pass over a 100 MB event log.
+      ...(scans.length > 0 || pieces
         ? {
             observe: (chunk: Buffer) => {
               for (const s of scans) s.push(chunk);
+              if (!pieces) return;
+              copied += chunk.length;
+              if (copied > bound) pieces = undefined;
+              else pieces.push(decoder!.decode(chunk, { stream: true }));
             },
           }
         : {}),
-      files: (clean) => hits.map((h) => ({ ...at, hint: h.hint, catalog: h.catalog, ...(clean && h.scan ? { read: h.scan.result() } : {}) })),
+      files: (clean) => {
+        const text = clean && pieces ? pieces.join('') + decoder!.decode() : undefined;
+        pieces = undefined;
+        return hits.map((h) => {
+          const read = !clean ? undefined : h.scan ? h.scan.result() : text !== undefined && copied <= docHintBound(h.hint) ? hintText(h.hint, text, home) : undefined;
+          return { ...at, hint: h.hint, catalog: h.catalog, ...(read ? { read } : {}) };
+        });
+      },
     };
   }
 }

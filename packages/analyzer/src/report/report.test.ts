@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { TimelineRow } from '../row.js';
 import { esc } from './html.js';
 import { sqliteValues, TEXT_AT } from './csv-feed.js';
-import { SqliteSink } from './sqlite-writer.js';
+import { PAGE_BYTES, SqliteSink } from './sqlite-writer.js';
 import { ftsQuery, TimelineView, TimelineViewError } from './timeline-view.js';
 import { stagedPath, publishOutputs } from '../atomic.js';
 import { jsonLine } from '../outputs.js';
@@ -128,6 +128,12 @@ describe('SqliteSink', () => {
     expect(stats).toEqual(['timeline_agent', 'timeline_session', 'timeline_time', 'timeline_turn']);
     const plan = d.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM timeline WHERE host = ? AND user = ? AND agent = ? AND session_id = ?`).all('h', 'u', 'claude-code', 's1') as { detail: string }[];
     expect(plan.map((p) => p.detail).join('; ')).toContain('timeline_session');
+    d.close();
+  });
+  it('is written in pages of PAGE_BYTES (the pragma must come before the first write to count)', async () => {
+    const d = new Database(await db('pages', [row({ text: 'x'.repeat(100_000) })]), { readonly: true });
+    expect(d.pragma('page_size', { simple: true })).toBe(PAGE_BYTES);
+    expect(PAGE_BYTES).toBeGreaterThan(4096);
     d.close();
   });
   it('loads findings.jsonl when an earlier sink wrote it, a bad line kept as a string', async () => {

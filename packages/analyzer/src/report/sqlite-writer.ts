@@ -17,6 +17,9 @@ export const TIMELINE_DB_VERSION = 1;
 /** FTS5's buffer of pending terms (its `hashsize` option). */
 const FTS_HASH_BYTES = 8 * 1024 * 1024;
 
+/** timeline.sqlite's page size. */
+export const PAGE_BYTES = 32 * 1024;
+
 /** Rows inserted per transaction: bounds the work lost to nothing and keeps commits rare. */
 const BATCH = 20_000;
 
@@ -85,6 +88,11 @@ export class SqliteSink implements RowSink {
     this.tmp = stagedPath(this.path);
     rmSync(this.tmp, { force: true });
     this.db = new Database(this.tmp);
+    // Pages of 32 KiB rather than 4: loading the bench's 61,647 rows with their FTS5 entries took
+    // 10% less time (1.56-1.70 s against 1.76-1.91 s), building the four indexes 40% less (106-114
+    // ms against 189-193 ms), for a file of the same size (167.8 MB against 166.5 MB). Set before
+    // anything is written, when SQLite still takes it.
+    this.db.pragma(`page_size = ${PAGE_BYTES}`);
     // No journal and no fsync: the file is private until the rename, and a failed run removes it.
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');

@@ -11,6 +11,9 @@ export const MAX_TEXT = 1500;
 /** Rows shown per summary table (sessions, permission events, warnings...). */
 export const MAX_TABLE = 1000;
 
+/** Tags of the report's permission table. */
+export const PERMISSION_TAGS: ReadonlySet<string> = new Set(['permission_decision', 'permission_request', 'permission_mode', 'permission_setting']);
+
 /** Words in a permission mode that mean the agent ran without asking (an inference, said so in the report). */
 export const UNATTENDED = /bypass|yolo|allow[-_ ]?all|dangerous|auto[-_ ]?approve|full[-_ ]?auto|never[-_ ]?ask|skip[-_ ]?permissions|--trust/i;
 
@@ -131,7 +134,7 @@ export class ReportData {
   /** Permission decisions, requests, modes and settings, in time order, capped; and the count. */
   permissions(): { list: ReportRow[]; total: number } {
     if (this.tally) return { list: this.db.prepare(`SELECT ${ROW_COLS} FROM timeline WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`).all(JSON.stringify(this.tally.permissionIds)) as ReportRow[], total: this.tally.permissionRows };
-    const where = `tag IN ('permission_decision', 'permission_request', 'permission_mode', 'permission_setting')`;
+    const where = `tag IN (${[...PERMISSION_TAGS].map((t) => `'${t}'`).join(', ')})`;
     const total = (this.db.prepare(`SELECT count(*) AS n FROM timeline WHERE ${where}`).get() as { n: number }).n;
     const list = this.db.prepare(`SELECT ${ROW_COLS} FROM timeline WHERE ${where} ORDER BY id LIMIT ?`).all(MAX_TABLE) as ReportRow[];
     return { list, total };

@@ -4,10 +4,7 @@
 // chart read every timestamp. They ran at the end of the analysis, alone on one core (0.2-0.3 s
 // at 160 MiB, growing with the database). Counted here, the report only reads the rows it shows.
 import type { SqliteValues } from './csv-feed.js';
-import { MAX_TABLE } from './report-data.js';
-
-/** Tags of the report's permission table (report-data.ts). */
-export const PERMISSION_TAGS: ReadonlySet<string> = new Set(['permission_decision', 'permission_request', 'permission_mode', 'permission_setting']);
+import { MAX_TABLE, PERMISSION_TAGS } from './report-data.js';
 
 /** Distinct keys (days × agents, agents × models) or row ids a tally keeps at most before it gives up and the report asks SQLite. */
 export const TALLY_MAX = 100_000;

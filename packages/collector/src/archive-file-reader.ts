@@ -23,13 +23,17 @@ export class ArchiveFileReader extends yauzl.RandomAccessReader {
   /** The last block read for small reads (see {@link BLOCK_BYTES}). */
   private block: { pos: number; buf: Buffer } | undefined;
 
-  constructor(readonly fd: number) {
+  /** `base`: bytes of the file before the zip's first byte; yauzl's offsets count from there. */
+  constructor(
+    readonly fd: number,
+    private readonly base = 0,
+  ) {
     super();
   }
 
   /** The bytes of `[start, end)` as a stream of pieces of at most {@link MEMBER_READ_BYTES}. */
   override _readStreamForRange(start: number, end: number): Readable {
-    return new RangeStream(this, start, end);
+    return new RangeStream(this, start + this.base, end + this.base);
   }
 
   /** `[position, position + length)` copied from the block in hand, if it holds them (else false). */
@@ -54,11 +58,12 @@ export class ArchiveFileReader extends yauzl.RandomAccessReader {
   }
 
   /**
-   * Fill `buffer[offset, offset + length)` from `position`; the bytes read go to the callback too,
+   * Fill `buffer[offset, offset + length)` from the zip's offset `at`; the bytes read go to the callback too,
    * fewer at the end of the file (yauzl then says "unexpected EOF", as with its own reader).
    */
-  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null) => void): void {
+  override read(buffer: Buffer, offset: number, length: number, at: number, callback: (err: Error | null) => void): void {
     const done = callback as (err: Error | null, bytesRead?: number) => void;
+    const position = at + this.base;
     if (length <= SMALL_READ_BYTES) {
       if (this.fromBlock(buffer, offset, length, position)) {
         process.nextTick(done, null, length);

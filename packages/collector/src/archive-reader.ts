@@ -1,13 +1,13 @@
-import { closeSync, fstatSync, openSync } from 'node:fs';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
-import yauzl from 'yauzl';
-import { ArchiveFileReader } from './archive-file-reader.js';
 import { checkCollectionInfo } from './collection-info.js';
 import { MAX_MANIFEST_LINE, type StreamLine, streamLines } from './line-stream.js';
 import { misfitField } from './manifest-row.js';
 import type { CollectionInfo, ManifestRow } from './types.js';
-import { type EntrySpan, overlappingSpans } from './zip-overlap.js';
+import { type Listing, listAround, listZip } from './zip-listing.js';
+import { overlappingSpans } from './zip-overlap.js';
+
+export { unsafeMemberName } from './zip-listing.js';
 
 /** Sizes of one archive member, from the zip's central directory. */
 export interface MemberInfo {
@@ -40,69 +40,21 @@ export interface OpenArchiveOptions {
 /** Hard cap on a member's decompressed size, to defeat zip bombs. */
 export const DEFAULT_MAX_MEMBER_BYTES = 16 * 1024 ** 3;
 
-/** Why a member name is unsafe to use as a path, or undefined when it is fine. */
-export function unsafeMemberName(name: string): string | undefined {
-  if (name === '') return 'empty name';
-  if (name.includes('\0')) return 'contains a NUL byte';
-  if (name.includes('\\')) return 'contains a backslash';
-  if (name.startsWith('/')) return 'absolute path';
-  if (/^[A-Za-z]:/.test(name)) return 'drive letter';
-  if (name.split('/').some((s) => s === '..')) return 'contains ".."';
-  return undefined;
-}
-
 /** Open a zip for reading; a truncated or corrupt zip is an error naming the archive. */
 export async function openArchive(path: string, opts: OpenArchiveOptions = {}): Promise<ArchiveReader> {
   const cap = opts.maxMemberBytes ?? DEFAULT_MAX_MEMBER_BYTES;
-  let zip: yauzl.ZipFile;
-  let fd: number | undefined;
+  let listed: Listing;
   try {
-    fd = openSync(path, 'r');
-    const size = fstatSync(fd).size;
-    const reader = new ArchiveFileReader(fd);
-    zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-      yauzl.fromRandomAccessReader(reader, size, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z))),
-    );
+    listed = await listZip(path, 0, undefined);
   } catch (err) {
-    // yauzl may have closed it already, on its way out of a bad central directory.
-    if (fd !== undefined) {
-      try {
-        closeSync(fd);
-      } catch {}
-    }
-    throw new Error(`${path}: not a readable zip archive (${(err as Error).message}); is it complete and a collection zip?`);
+    // A file that holds more than the zip (bytes appended after it, or put before it) is read
+    // as unzip and Python's zipfile read it, and the extra bytes are reported; anything else
+    // keeps the strict reader's message.
+    const again = await listAround(path).catch(() => undefined);
+    if (!again) throw err;
+    listed = again;
   }
-  const entries = new Map<string, yauzl.Entry>();
-  const members = new Map<string, MemberInfo>();
-  const problems: string[] = [];
-  // Listed in the same pass as the members: a second pass over a central directory of 20,000
-  // entries cost the analysis 0.7 s of small reads, in every thread that opened the archive.
-  const spans: EntrySpan[] = [];
-  try {
-    await new Promise<void>((resolve, reject) => {
-      zip.on('entry', (entry: yauzl.Entry) => {
-        const raw = entry.fileName as unknown as Buffer;
-        const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, raw, entry.extraFields, true);
-        if (!name.endsWith('/')) spans.push({ name, start: entry.relativeOffsetOfLocalHeader, end: entry.relativeOffsetOfLocalHeader + 30 + entry.compressedSize });
-        const bad = unsafeMemberName(name);
-        if (bad) problems.push(`unsafe member name ${JSON.stringify(name)} (${bad}): not read`);
-        else if (name.endsWith('/')) {
-          // a directory entry carries no data
-        } else if (entries.has(name)) problems.push(`duplicate member name ${JSON.stringify(name)}: only the first is read`);
-        else {
-          entries.set(name, entry);
-          members.set(name, { size: entry.uncompressedSize, compressedSize: entry.compressedSize });
-        }
-        zip.readEntry();
-      });
-      zip.once('end', () => resolve());
-      zip.once('error', reject);
-      zip.readEntry();
-    });
-  } catch (err) {
-    zip.close();
-    throw new Error(`${path}: corrupt zip central directory (${(err as Error).message}); the archive is damaged or truncated`);
-  }
+  const { zip, entries, members, problems, spans } = listed;
   const openMember = async (name: string): Promise<NodeJS.ReadableStream> => {
     const entry = entries.get(name);
     if (!entry) throw new Error(`${path}: no member named ${JSON.stringify(name)}`);

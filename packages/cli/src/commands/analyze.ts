@@ -104,7 +104,7 @@ export async function runAnalysis(cmd: Command, inputs: string[], flags: { out: 
     process.stderr.write(
       n > 0
         ? `warning: ${n} ${n === 1 ? 'member' : 'members'} failed the integrity check and ${n === 1 ? 'was' : 'were'} not parsed; see inventory.json collections[].integrity\n`
-        : "warning: the integrity check failed (an archive that does not match its .sha256 sidecar, or a manifest not read whole), though every member matched its manifest and was parsed; see inventory.json collections[]\n",
+        : "warning: the integrity check failed (an archive that does not match its .sha256 sidecar, a manifest not read whole, or a problem of the archive warned of above), though every member matched its manifest and was parsed; see inventory.json collections[]\n",
     );
   }
   if (flags.json) process.stdout.write(`${JSON.stringify({ out: res.out, integrity_ok: res.integrityOk, rows: res.rows, duplicates: res.duplicates, sessions: res.sessions, parse_warnings: res.warnings, findings: res.findings, summary: res.summary, collected_no_rows: res.unparsed }, null, 2)}\n`);

@@ -174,6 +174,32 @@ describe('aitrail analyze on hostile archives', () => {
     expect(readdirSync(join(a.T, 'tmp'))).toEqual([]);
   });
 
+  for (const [name, where] of [
+    ['trailing-bytes', /2004 bytes after the zip's end record are not part of the archive/],
+    ['leading-bytes', /4096 bytes before the zip's first member are not part of the archive/],
+  ] as const) {
+    it(`${name}: analyzes the zip the file holds, as unzip does, and reports the extra bytes (integrity not ok, verify exit 1)`, async () => {
+      const a = await analyzeCase(name);
+      expect(a.code, a.stderr).toBe(0);
+      expectClean(a);
+      expect(a.stderr).toMatch(where);
+      expect(a.collection?.manifest_problems.some((p) => where.test(p))).toBe(true);
+      expect(a.collection?.integrity.ok).toBe(false);
+      // Every member of the control archive was read and matched: the seed prompt is there.
+      expect(a.collection?.integrity.mismatched).toEqual([]);
+      expect(userRows(a)).toHaveLength(1);
+      expect(a.timeline.length).toBe((runs.get('ok') ?? (await analyzeCase('ok'))).timeline.length);
+      const v = await runCli(['verify', join(ARCHIVES, `${name}.zip`)], { timeoutMs: 60_000 });
+      expect(v.code, v.stderr).toBe(1);
+      expect(stackTraceLines(v.stderr + v.stdout)).toEqual([]);
+      expect(v.stdout + v.stderr).toMatch(where);
+      const strict = await analyzeCase(name, ['--strict']);
+      expect(strict.code, strict.stderr).toBe(2);
+      expect(strict.stderr).toMatch(/strict/);
+      expect(existsSync(join(strict.T, 'out', 'timeline.csv'))).toBe(false);
+    });
+  }
+
   it('manifest-not-json: reports each bad manifest line by number and uses the good rows', async () => {
     const a = await analyzeCase('manifest-not-json');
     expect(a.code, a.stderr).toBe(0);

@@ -155,6 +155,10 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       if (host !== recorded) ev.warn?.(`${path}: host ${recorded} is also the host of an earlier input; its rows say host ${host} to keep the two apart`);
       inputs.push({ index: inputs.length, src, host });
       for (const p of src.problems) ev.warn?.(`${path}: ${p}`);
+      // A salvaged collection is evidence with parts missing: said once here, the details in inventory.json.
+      if ((src.info.imported_from as { collector?: unknown } | undefined)?.collector === 'aitrail') {
+        ev.warn?.(`${path}: made by aitrail import from an aitrail collection cut short: only its whole members are here, without the hashes, times and home paths its lost collection.json and manifest held (inventory.json collections[].imported_from.notes)`);
+      }
     }
 
     // 2. Parse every member, hashing it from the same read (plan.ts, job.ts). A unit that used
@@ -261,6 +265,7 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       catalog: input.src.info.catalog ?? [],
       complete: input.src.info.complete === true,
       manifest_problems: input.src.problems,
+      ...(input.src.info.imported_from ? { imported_from: input.src.info.imported_from } : {}),
       integrity: { ok: integrity[i].ok, checked: integrity[i].checked, mismatched: integrity[i].mismatched, missing: integrity[i].missing, extra: integrity[i].extra, unreadable: integrity[i].unreadable },
       ...(archives[i] ? { archive: archives[i] } : {}),
     }));

@@ -94,6 +94,8 @@ export interface CollectionEntry {
   integrity: { ok: boolean; checked: number; mismatched: IntegrityProblem[]; missing: IntegrityProblem[]; extra: IntegrityProblem[]; unreadable: IntegrityProblem[] };
   /** A zip input's own SHA-256 and its sidecar's word (absent for a folder). */
   archive?: ArchiveCheck;
+  /** Made by `aitrail import`: its collection.json's `imported_from` (the source collector and the notes made reading it). */
+  imported_from?: Record<string, unknown>;
 }
 
 /** Warnings kept per agent; the rest are counted. */

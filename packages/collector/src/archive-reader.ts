@@ -5,6 +5,7 @@ import { MAX_MANIFEST_LINE, type StreamLine, streamLines } from './line-stream.j
 import { misfitField } from './manifest-row.js';
 import type { CollectionInfo, ManifestRow } from './types.js';
 import { type Listing, listAround, listZip } from './zip-listing.js';
+import { startsAsCollection } from './zip-salvage.js';
 import { overlappingSpans } from './zip-overlap.js';
 
 export { unsafeMemberName } from './zip-listing.js';
@@ -51,6 +52,9 @@ export async function openArchive(path: string, opts: OpenArchiveOptions = {}): 
     // as unzip and Python's zipfile read it, and the extra bytes are reported; anything else
     // keeps the strict reader's message.
     const again = await listAround(path).catch(() => undefined);
+    if (!again && startsAsCollection(path)) {
+      throw new Error(`${(err as Error).message}. It starts as an aitrail collection whose end is missing (cut short, with collection.json and manifest.jsonl, written last): \`aitrail import ${path} --out <new.zip>\` recovers its whole members into a new archive`);
+    }
     if (!again) throw err;
     listed = again;
   }

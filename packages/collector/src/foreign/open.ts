@@ -1,5 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { CollectUsageError } from '../options.js';
+import { startsAsCollection } from '../zip-salvage.js';
+import { openCutAitrail } from './aitrail-cut.js';
 import { isKape, openKape } from './kape.js';
 import { type FileTree, openDirTree, openZipTree } from './tree.js';
 import type { ForeignSource } from './types.js';
@@ -15,7 +17,7 @@ function prefixes(tree: FileTree): string[] {
   return ['', ...[...tops].sort()];
 }
 
-/** Open a foreign collection, its kind told by its layout: Velociraptor, UAC, then KAPE. */
+/** Open a foreign collection, its kind told by its layout: Velociraptor, UAC, then KAPE; or an aitrail zip cut short. */
 export async function openForeign(input: string): Promise<ForeignSource> {
   const st = await stat(input).catch(() => undefined);
   if (!st) throw new CollectUsageError(`${input}: no such file or folder; give a Velociraptor collection (zip or folder), a KAPE output folder or a UAC output (.tar.gz or folder)`);
@@ -26,6 +28,8 @@ export async function openForeign(input: string): Promise<ForeignSource> {
     try {
       tree = await openZipTree(input);
     } catch (err) {
+      // An aitrail collection cut short has no central directory: its whole members are salvaged.
+      if (startsAsCollection(input)) return openCutAitrail(input);
       throw new CollectUsageError(`${input}: expected a zip archive, but it cannot be read as one (${(err as Error).message})`);
     }
   } else throw new CollectUsageError(`${input}: expected a folder, a .zip or a .tar.gz/.tar; found another kind of file`);

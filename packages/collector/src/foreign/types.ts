@@ -1,7 +1,7 @@
 import type { Layout } from '../homes.js';
 
-/** The collectors whose output `aitrail import` reads. */
-export type ForeignCollector = 'velociraptor' | 'kape' | 'uac';
+/** The collectors whose output `aitrail import` reads (`aitrail`: one of its own archives, cut short). */
+export type ForeignCollector = 'velociraptor' | 'kape' | 'uac' | 'aitrail';
 
 /** What the source collector recorded of one file (absent fields: it recorded nothing). */
 export interface Recorded {

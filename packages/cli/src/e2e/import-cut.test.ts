@@ -1,0 +1,100 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readJsonl, REPO, runCli, stackTraceLines, unwrapOclif } from './test-helpers/hostile-harness.js';
+import { sharedAnalyze, sharedCollect } from './test-helpers/shared-run.js';
+
+// An aitrail collection zip cut short (a copy stopped, a collection killed): no central
+// directory, and no collection.json or manifest.jsonl, which come last. analyze and verify refuse
+// it and name `aitrail import`, which recovers the whole members into a new archive; that
+// archive's timeline holds the rows of the members that survived. The members are those of a
+// real collect of two seed homes.
+
+const HOMES = [join(REPO, 'fixtures/homes/seed-copilot'), join(REPO, 'fixtures/homes/seed-claude')];
+type R = Record<string, unknown>;
+// What a row says, without what the lost collection.json and manifest knew (host, home paths, file times).
+const said = (rows: R[]) => rows.map((r) => JSON.stringify([r.agent, r.session_id, r.turn_type, r.tool_name, r.tag ?? '', r.text])).sort();
+
+let T: string;
+let whole: Buffer;
+let expected: string[];
+beforeAll(async () => {
+  T = mkdtempSync(join(tmpdir(), 'aitrail-e2e-cut-'));
+  const c = await sharedCollect(HOMES);
+  expect(c.run.code, c.run.stderr).toBe(0);
+  const { run, out } = await sharedAnalyze(c.zip, []);
+  expect(run.code, run.stderr).toBe(0);
+  expected = said(readJsonl<R>(join(out, 'timeline.jsonl')));
+  expect(expected.length).toBeGreaterThan(30);
+  whole = readFileSync(c.zip);
+});
+afterAll(() => rmSync(T, { recursive: true, force: true }));
+
+/** The archive cut where manifest.jsonl's local header starts: every agent file whole, the metadata gone. */
+function cutBeforeManifest(): string {
+  const at = whole.indexOf(Buffer.from('manifest.jsonl')) - 30;
+  expect(whole.readUInt32LE(at)).toBe(0x04034b50);
+  const p = join(T, 'cut.zip');
+  writeFileSync(p, whole.subarray(0, at));
+  return p;
+}
+
+describe('an aitrail collection cut short', () => {
+  it('analyze and verify refuse it, say it is cut short and name aitrail import, with no stack trace', async () => {
+    const cut = cutBeforeManifest();
+    for (const args of [['analyze', cut, '--out', join(T, 'refused')], ['verify', cut]]) {
+      const r = await runCli(args);
+      expect(r.code, r.stderr).not.toBe(0);
+      expect(stackTraceLines(r.stderr)).toEqual([]);
+      const text = unwrapOclif(r.stderr);
+      expect(text).toMatch(/cut short/);
+      expect(text).toContain(`aitrail import ${cut} --out <new.zip>`);
+    }
+  });
+
+  it('aitrail import recovers every whole member; the new archive gives the timeline of the files that survived', async () => {
+    const cut = cutBeforeManifest();
+    const out = join(T, 'salvaged.zip');
+    const imp = await runCli(['import', cut, '--out', out]);
+    expect(imp.code, imp.stderr).toBe(0);
+    expect(imp.stdout).toMatch(/^imported: the whole members of an aitrail collection cut short/);
+    expect(imp.stdout).toMatch(/collection\.json and manifest\.jsonl, written last, are lost/);
+    const a = await runCli(['analyze', out, '--out', join(T, 'out')]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(stackTraceLines(a.stderr)).toEqual([]);
+    expect(said(readJsonl<R>(join(T, 'out', 'timeline.jsonl')))).toEqual(expected);
+    const inv = JSON.parse(readFileSync(join(T, 'out', 'inventory.json'), 'utf8'));
+    const from = inv.collections[0].imported_from;
+    expect(from.collector).toBe('aitrail');
+    expect(from.cut_at_byte).toBe(whole.indexOf(Buffer.from('manifest.jsonl')) - 30);
+    expect(inv.collections[0].host).toBe('unknown');
+    expect(inv.homes.map((h: R) => h.home).sort()).toEqual(['/home/seed-claude', '/home/seed-copilot']);
+  });
+
+  it('cut inside a member: the members before it are recovered, that one and the rest are said to be lost', async () => {
+    // Halfway through the archive's data: the cut falls inside some member.
+    const p = join(T, 'aitrail-vm7-20261201T043000Z.zip');
+    const at = Math.floor(whole.indexOf(Buffer.from('manifest.jsonl')) / 2);
+    writeFileSync(p, whole.subarray(0, at));
+    const imp = await runCli(['import', p, '--out', join(T, 'half.zip'), '--json']);
+    expect(imp.code, imp.stderr).toBe(0);
+    const summary = JSON.parse(imp.stdout);
+    const notes = (summary.source_notes as string[]).join('\n');
+    expect(notes).toMatch(/cut short/);
+    // The default file name gives the host and the time the collection started.
+    const a = await runCli(['analyze', join(T, 'half.zip'), '--out', join(T, 'half')]);
+    expect(a.code, a.stderr).toBe(0);
+    const inv = JSON.parse(readFileSync(join(T, 'half', 'inventory.json'), 'utf8'));
+    expect(inv.collections[0].host).toBe('vm7');
+    expect(inv.collections[0].imported_from.started_utc).toBe('2026-12-01T04:30:00.000Z');
+    expect(a.stderr).toMatch(/made by aitrail import from an aitrail collection cut short/);
+    // A row's session can come from a file that was lost: rows are compared by what they say.
+    const what = (rows: R[]) => rows.map((r) => JSON.stringify([r.agent, r.turn_type, r.text]));
+    const rows = what(readJsonl<R>(join(T, 'half', 'timeline.jsonl')));
+    const all = new Set(what(readJsonl<R>(join(T, 'out', 'timeline.jsonl'))));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThan(expected.length);
+    for (const r of rows) expect(all).toContain(r);
+  });
+});

@@ -1,0 +1,104 @@
+import path from 'node:path';
+import type { Layout } from '../homes.js';
+import { decodeRoot } from '../names.js';
+import { type LocalScan, scanLocalHeaders } from '../zip-salvage.js';
+
+import { targetPath } from './paths.js';
+import type { ForeignFile, ForeignSource } from './types.js';
+
+/*
+ * An aitrail collection zip cut short (a copy stopped, a collection killed): no central directory,
+ * and no collection.json or manifest.jsonl, which the collector writes last. Its whole members are
+ * found by their local headers (zip-salvage.ts) and imported as a foreign collection, so what
+ * survived is analyzed, and the new archive says what was lost.
+ */
+
+/** The host an archive's default name gives (`aitrail-<host>-<YYYYMMDDTHHMMSSZ>.zip`), if it has one. */
+function hostOfName(file: string): { host: string; started?: string } | undefined {
+  const m = /^aitrail-(.+)-(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z\.zip$/i.exec(path.basename(file));
+  return m ? { host: m[1], started: `${m[2]}-${m[3]}-${m[4]}T${m[5]}:${m[6]}:${m[7]}.000Z` } : undefined;
+}
+
+/** The layout the members' paths point to: a home with AppData is Windows', one with Library macOS'. */
+async function layoutOf(file: string): Promise<{ layout: Layout; count: number; scan: LocalScan }> {
+  const scan = await scanLocalHeaders(file);
+  let layout: Layout = 'linux';
+  let count = 0;
+  try {
+    for await (const m of scan.members()) {
+      count++;
+      if (/^homes\/[^/]+\/AppData\//i.test(m.member.name)) layout = 'win32';
+      else if (layout === 'linux' && /^homes\/[^/]+\/Library\//.test(m.member.name)) layout = 'darwin';
+    }
+  } finally {
+    await scan.close();
+  }
+  return { layout, count, scan };
+}
+
+/** Where a member was on the target, as far as its name says (the collection.json that said more is lost). */
+export function cutTarget(name: string, layout: Layout): string | undefined {
+  const segs = name.split('/');
+  if (segs[0] === 'homes' && segs.length > 2 && segs[1] !== '') {
+    const [user, ...rel] = segs.slice(1);
+    const home = layout === 'win32' ? `C:/Users/${user}` : layout === 'darwin' ? (user === 'root' ? '/var/root' : `/Users/${user}`) : user === 'root' ? '/root' : `/home/${user}`;
+    return `${home}/${rel.join('/')}`;
+  }
+  if (segs[0] === 'system' && segs.length > 1) return targetPath(layout === 'win32' ? segs.slice(1).join('/') : `/${segs.slice(1).join('/')}`);
+  if (segs[0] === 'projects' && segs.length > 2) {
+    let root: string;
+    try {
+      root = decodeRoot(segs[1]);
+    } catch {
+      return undefined;
+    }
+    const t = targetPath(root);
+    return t ? `${t.replace(/\/$/, '')}/${segs.slice(2).join('/')}` : undefined;
+  }
+  return undefined;
+}
+
+/** Open a cut aitrail collection zip as a foreign collection of its whole members. */
+export async function openCutAitrail(file: string): Promise<ForeignSource> {
+  const named = hostOfName(file);
+  const { layout, count, scan: listing } = await layoutOf(file);
+  const cut = listing.end();
+  const notes = [
+    `aitrail: ${file} is an aitrail collection cut short: ${cut?.why ?? 'it ends early'}; ${count} members found by their local headers, each checked against its own CRC-32 and size`,
+    'aitrail: collection.json and manifest.jsonl, written last, are lost: the hashes and times the collector recorded cannot be checked or kept, the file times are unknown, and the homes are taken as ' +
+      (layout === 'win32' ? 'C:\\Users\\<user>' : layout === 'darwin' ? '/Users/<user>' : '/home/<user>') +
+      ` (the ${layout} layout the member paths point to)`,
+  ];
+  if (!named) notes.push(`aitrail: the host is not known (collection.json is lost, and the file name is not aitrail's default); recorded as "unknown", or give --host`);
+  let scan: LocalScan | undefined;
+  const skipped: string[] = [];
+  return {
+    collector: 'aitrail',
+    label: file,
+    host: named?.host ?? 'unknown',
+    layout,
+    hashes: [],
+    started: named?.started,
+    notes,
+    details: { cut_at_byte: cut?.at ?? null, members_found: count },
+    async *files(): AsyncIterable<ForeignFile> {
+      scan = await scanLocalHeaders(file);
+      for await (const m of scan.members()) {
+        const target = cutTarget(m.member.name, layout);
+        if (!target) {
+          if (m.member.name !== 'collection.json' && m.member.name !== 'manifest.jsonl') skipped.push(m.member.name);
+          continue;
+        }
+        yield { target, member: m.member.name, kind: 'file', size: m.member.size ?? 0, recorded: {}, open: () => m.read() };
+      }
+      const end = scan.end();
+      if (end && !end.whole && end.at < (cut?.at ?? Number.POSITIVE_INFINITY)) notes.push(`aitrail: the second read stopped earlier than the first (${end.why})`);
+      if (skipped.length > 0) notes.push(`aitrail: ${skipped.length} members outside homes/, system/ and projects/ were not imported (first: ${skipped[0]})`);
+    },
+    recordedFor: () => ({}),
+    untrusted: () => undefined,
+    close: async () => {
+      await scan?.close();
+    },
+  };
+}

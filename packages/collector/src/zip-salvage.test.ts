@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHUNK_BYTES, ZipWriter } from './zip-writer.js';
+import { type LocalScan, scanLocalHeaders } from './zip-salvage.js';
+
+// Zips written by the collector's own writer, whole and cut at each kind of place: the members
+// before the cut come back byte for byte (their CRC-32 and size checked), the cut one is an error
+// naming it, and the scan says where and why it stopped.
+
+const dir = mkdtempSync(join(tmpdir(), 'aitrail-salvage-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const text = (n: number) => Buffer.from('{"type":"user.message","data":{"content":"fix the failing test"}}\n'.repeat(Math.ceil(n / 66)).slice(0, n));
+// Known sizes (small: stored or deflated), and streamed with a data descriptor (past one chunk:
+// deflated text, stored random bytes, and text then random bytes).
+const MEMBERS: [string, Buffer][] = [
+  ['homes/u/empty.txt', Buffer.alloc(0)],
+  ['homes/u/small.jsonl', text(5000)],
+  ['homes/u/small.bin', randomBytes(5000)],
+  ['homes/u/big.jsonl', text(CHUNK_BYTES * 2 + 12345)],
+  ['homes/u/big.png', randomBytes(CHUNK_BYTES + 7)],
+  ['homes/u/mixed.db', Buffer.concat([randomBytes(CHUNK_BYTES), text(CHUNK_BYTES + 100)])],
+  ['homes/u/last.jsonl', text(300)],
+];
+let whole: Buffer;
+/** Offsets where each member's local header starts, and where the central directory does. */
+let starts: number[];
+let cd: number;
+
+beforeAll(async () => {
+  const out = join(dir, 'whole.zip');
+  const w = await ZipWriter.create(out, 'fast');
+  for (const [name, data] of MEMBERS) {
+    const pieces: Buffer[] = [];
+    for (let i = 0; i < data.length; i += 1 << 20) pieces.push(data.subarray(i, i + (1 << 20)));
+    await w.addStream(Readable.from(pieces), name, Date.UTC(2026, 9, 1), 0o640);
+  }
+  await w.finish();
+  whole = readFileSync(out);
+  cd = whole.readUInt32LE(whole.length - 22 + 16);
+  starts = MEMBERS.map(([name]) => whole.indexOf(Buffer.from(name)) - 30);
+});
+
+async function scan(bytes: Buffer, readEvery = true): Promise<{ got: Map<string, Buffer>; errors: Map<string, string>; end: ReturnType<LocalScan['end']>; seen: string[] }> {
+  const p = join(dir, 'probe.zip');
+  writeFileSync(p, bytes);
+  const s = await scanLocalHeaders(p);
+  const got = new Map<string, Buffer>();
+  const errors = new Map<string, string>();
+  const seen: string[] = [];
+  try {
+    for await (const m of s.members()) {
+      seen.push(m.member.name);
+      if (!readEvery && m.member.name !== 'homes/u/last.jsonl') continue;
+      const parts: Buffer[] = [];
+      try {
+        for await (const c of m.read()) parts.push(c);
+        got.set(m.member.name, Buffer.concat(parts));
+      } catch (err) {
+        errors.set(m.member.name, (err as Error).message);
+      }
+    }
+  } finally {
+    await s.close();
+  }
+  return { got, errors, end: s.end(), seen };
+}
+
+describe('scanLocalHeaders', () => {
+  it('reads every member of a whole zip byte for byte and stops at its central directory', async () => {
+    const r = await scan(whole);
+    expect([...r.got.keys()]).toEqual(MEMBERS.map(([n]) => n));
+    for (const [name, data] of MEMBERS) expect(r.got.get(name)!.equals(data), name).toBe(true);
+    expect(r.errors.size).toBe(0);
+    expect(r.end).toEqual({ whole: true, at: cd, why: `the central directory starts at byte ${cd}` });
+  });
+
+  it('finds the end of members nobody reads, streamed ones included', async () => {
+    const r = await scan(whole, false);
+    expect(r.seen).toEqual(MEMBERS.map(([n]) => n));
+    expect(r.got.get('homes/u/last.jsonl')!.equals(MEMBERS[6][1])).toBe(true);
+    expect(r.end?.whole).toBe(true);
+  });
+
+  it('cut before the central directory: every member whole, the end said', async () => {
+    const r = await scan(whole.subarray(0, cd));
+    expect(r.got.size).toBe(MEMBERS.length);
+    expect(r.end).toEqual({ whole: false, at: cd, why: `the file ends at byte ${cd}, with no central directory after the last whole member` });
+  });
+
+  it.each([
+    ['inside a known-size member', 2, 100],
+    ['inside a streamed deflated member', 3, 5000],
+    ['inside a streamed stored member', 4, 5000],
+    ['inside the header of a member', 5, 10],
+  ])('cut %s: the members before it whole, that one an error or the stop, nothing after', async (_what, i, into) => {
+    const at = starts[i] + into;
+    const r = await scan(whole.subarray(0, at));
+    expect([...r.got.keys()]).toEqual(MEMBERS.slice(0, i).map(([n]) => n));
+    for (const [name, data] of MEMBERS.slice(0, i)) expect(r.got.get(name)!.equals(data), name).toBe(true);
+    expect(r.seen.length).toBeLessThanOrEqual(i + 1);
+    if (r.seen.length === i + 1) expect(r.errors.get(MEMBERS[i][0])).toMatch(/cut short|unexpected end|descriptor/i);
+    expect(r.end?.whole).toBe(false);
+    expect(r.end?.at).toBe(starts[i]);
+  });
+
+  it('a flipped byte in a known-size member fails that member only (its CRC-32); the scan goes on', async () => {
+    const bad = Buffer.from(whole);
+    bad[starts[2] + 30 + MEMBERS[2][0].length + 10] ^= 0xff;
+    const r = await scan(bad);
+    expect(r.errors.get('homes/u/small.bin')).toMatch(/CRC-32 differs/);
+    expect(r.got.size).toBe(MEMBERS.length - 1);
+    expect(r.end?.whole).toBe(true);
+  });
+
+  it('says what it found where no member header is', async () => {
+    const r = await scan(Buffer.concat([whole.subarray(0, starts[1]), Buffer.from('not a zip at all')]));
+    expect(r.got.size).toBe(1);
+    expect(r.end).toEqual({ whole: false, at: starts[1], why: `expected a member's local header at byte ${starts[1]}, found other bytes` });
+  });
+});

@@ -138,6 +138,7 @@ export async function scanLocalHeaders(path: string): Promise<LocalScan> {
             if (!d || d.crc !== crc || d.usize !== n || d.csize !== at - dataStart) throw new Error(`member ${name}: its data descriptor at byte ${at} ${d ? 'does not match its bytes' : 'is missing'}`);
             next = at + d.length;
           } else {
+            // Read twice, to find the end and then to hand out the bytes: only a stored member past one chunk comes here.
             const found = await storedEnd(fh, dataStart, size);
             if (!found) throw new Error(`member ${name}: no data descriptor agrees with its bytes before the end of the file (cut short)`);
             yield* rawRange(fh, dataStart, found.end);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Layout } from '../homes.js';
 import { decodeRoot } from '../names.js';
-import { type LocalScan, scanLocalHeaders } from '../zip-salvage.js';
+import { type LocalScan, type ScanEnd, scanLocalHeaders } from '../zip-salvage.js';
 
 import { targetPath } from './paths.js';
 import type { ForeignFile, ForeignSource } from './types.js';
@@ -20,7 +20,7 @@ function hostOfName(file: string): { host: string; started?: string } | undefine
 }
 
 /** The layout the members' paths point to: a home with AppData is Windows', one with Library macOS'. */
-async function layoutOf(file: string): Promise<{ layout: Layout; count: number; scan: LocalScan }> {
+async function layoutOf(file: string): Promise<{ layout: Layout; count: number; cut: ScanEnd | undefined }> {
   const scan = await scanLocalHeaders(file);
   let layout: Layout = 'linux';
   let count = 0;
@@ -33,7 +33,7 @@ async function layoutOf(file: string): Promise<{ layout: Layout; count: number; 
   } finally {
     await scan.close();
   }
-  return { layout, count, scan };
+  return { layout, count, cut: scan.end() };
 }
 
 /** Where a member was on the target, as far as its name says (the collection.json that said more is lost). */
@@ -61,8 +61,7 @@ export function cutTarget(name: string, layout: Layout): string | undefined {
 /** Open a cut aitrail collection zip as a foreign collection of its whole members. */
 export async function openCutAitrail(file: string): Promise<ForeignSource> {
   const named = hostOfName(file);
-  const { layout, count, scan: listing } = await layoutOf(file);
-  const cut = listing.end();
+  const { layout, count, cut } = await layoutOf(file);
   const notes = [
     `aitrail: ${file} is an aitrail collection cut short: ${cut?.why ?? 'it ends early'}; ${count} members found by their local headers, each checked against its own CRC-32 and size`,
     'aitrail: collection.json and manifest.jsonl, written last, are lost: the hashes and times the collector recorded cannot be checked or kept, the file times are unknown, and the homes are taken as ' +

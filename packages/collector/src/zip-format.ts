@@ -51,7 +51,24 @@ export function dosDateTime(d: Date): { dosDate: number; dosTime: number } {
   return { dosDate, dosTime };
 }
 
-/** The local file header; sizes and CRC are zero when a data descriptor follows the data. */
+/** Bytes of the Info-ZIP "UT" extra field as written in both headers: the mtime alone. */
+const UT_BYTES = 9;
+
+/**
+ * The Info-ZIP "UT" extra field (id 0x5455): flags 1, the mtime in whole seconds since the
+ * epoch (clamped to 32 bits). In the local header too, so an archive cut short, whose central
+ * directory is lost, still says when each of its whole members was modified (zip-salvage.ts).
+ */
+function utField(e: ZipEntry): Buffer {
+  const ut = Buffer.alloc(UT_BYTES);
+  ut.writeUInt16LE(0x5455, 0);
+  ut.writeUInt16LE(5, 2);
+  ut.writeUInt8(1, 4);
+  ut.writeInt32LE(Math.max(-0x80000000, Math.min(0x7fffffff, e.unixSeconds)), 5);
+  return ut;
+}
+
+/** The local file header with its UT field; sizes and CRC are zero when a data descriptor follows the data. */
 export function localHeader(e: ZipEntry): Buffer {
   const b = Buffer.alloc(30);
   b.writeUInt32LE(0x04034b50, 0);
@@ -66,7 +83,8 @@ export function localHeader(e: ZipEntry): Buffer {
     b.writeUInt32LE(e.usize, 22);
   }
   b.writeUInt16LE(e.name.length, 26);
-  return Buffer.concat([b, e.name]);
+  b.writeUInt16LE(UT_BYTES, 28);
+  return Buffer.concat([b, e.name, utField(e)]);
 }
 
 /** The data descriptor after a streamed member (8-byte sizes past 4 GiB, read from the central directory). */
@@ -90,11 +108,8 @@ export function dataDescriptor(e: ZipEntry): Buffer {
 /** One central directory record, with the Info-ZIP "UT" mtime and, when needed, the Zip64 field. */
 export function centralRecord(e: ZipEntry): Buffer {
   const zip64 = needsZip64(e);
-  const ut = Buffer.alloc(9);
-  ut.writeUInt16LE(0x5455, 0);
-  ut.writeUInt16LE(5, 2);
-  ut.writeUInt8(3, 4); // mtime (and atime, as Info-ZIP sets it; never present in the central copy)
-  ut.writeInt32LE(Math.max(-0x80000000, Math.min(0x7fffffff, e.unixSeconds)), 5);
+  // The same field as the local header's: its flags say which times the local copy holds.
+  const ut = utField(e);
   let z = Buffer.alloc(0);
   if (zip64) {
     z = Buffer.alloc(28);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_BYTES, ZipWriter } from './zip-writer.js';
-import { type LocalScan, scanLocalHeaders } from './zip-salvage.js';
+import { type LocalScan, scanLocalHeaders, utMtime } from './zip-salvage.js';
 
 // Zips written by the collector's own writer, whole and cut at each kind of place: the members
 // before the cut come back byte for byte (their CRC-32 and size checked), the cut one is an error
@@ -37,7 +37,7 @@ beforeAll(async () => {
   for (const [name, data] of MEMBERS) {
     const pieces: Buffer[] = [];
     for (let i = 0; i < data.length; i += 1 << 20) pieces.push(data.subarray(i, i + (1 << 20)));
-    await w.addStream(Readable.from(pieces), name, Date.UTC(2026, 9, 1), 0o640);
+    await w.addStream(Readable.from(pieces), name, MTIME, 0o640);
   }
   await w.finish();
   whole = readFileSync(out);
@@ -45,16 +45,20 @@ beforeAll(async () => {
   starts = MEMBERS.map(([name]) => whole.indexOf(Buffer.from(name)) - 30);
 });
 
-async function scan(bytes: Buffer, readEvery = true): Promise<{ got: Map<string, Buffer>; errors: Map<string, string>; end: ReturnType<LocalScan['end']>; seen: string[] }> {
+const MTIME = Date.UTC(2026, 9, 1, 12, 34, 56, 789);
+
+async function scan(bytes: Buffer, readEvery = true): Promise<{ got: Map<string, Buffer>; errors: Map<string, string>; end: ReturnType<LocalScan['end']>; seen: string[]; mtimes: (number | undefined)[] }> {
   const p = join(dir, 'probe.zip');
   writeFileSync(p, bytes);
   const s = await scanLocalHeaders(p);
   const got = new Map<string, Buffer>();
   const errors = new Map<string, string>();
   const seen: string[] = [];
+  const mtimes: (number | undefined)[] = [];
   try {
     for await (const m of s.members()) {
       seen.push(m.member.name);
+      mtimes.push(m.member.mtime);
       if (!readEvery && m.member.name !== 'homes/u/last.jsonl') continue;
       const parts: Buffer[] = [];
       try {
@@ -67,7 +71,7 @@ async function scan(bytes: Buffer, readEvery = true): Promise<{ got: Map<string,
   } finally {
     await s.close();
   }
-  return { got, errors, end: s.end(), seen };
+  return { got, errors, end: s.end(), seen, mtimes };
 }
 
 describe('scanLocalHeaders', () => {
@@ -77,6 +81,30 @@ describe('scanLocalHeaders', () => {
     for (const [name, data] of MEMBERS) expect(r.got.get(name)!.equals(data), name).toBe(true);
     expect(r.errors.size).toBe(0);
     expect(r.end).toEqual({ whole: true, at: cd, why: `the central directory starts at byte ${cd}` });
+  });
+
+  it("gives each member's mtime in whole seconds from its local header, which the writer fills", async () => {
+    const r = await scan(whole.subarray(0, cd));
+    expect(r.mtimes).toEqual(MEMBERS.map(() => Math.floor(MTIME / 1000)));
+  });
+
+  it('reads the mtime of a UT field among others, and none from a clamped, flagless or cut one', () => {
+    const ut = (flags: number, t: number, len = 5) => {
+      const b = Buffer.alloc(4 + len);
+      b.writeUInt16LE(0x5455, 0);
+      b.writeUInt16LE(len, 2);
+      b[4] = flags;
+      if (len >= 5) b.writeInt32LE(t, 5);
+      return b;
+    };
+    const other = Buffer.from([0x75, 0x78, 3, 0, 1, 2, 3]);
+    expect(utMtime(Buffer.concat([other, ut(1, 1_790_000_000)]))).toBe(1_790_000_000);
+    expect(utMtime(ut(3, -86400, 9))).toBe(-86400);
+    expect(utMtime(ut(1, 0x7fffffff))).toBeUndefined();
+    expect(utMtime(ut(1, -0x80000000))).toBeUndefined();
+    expect(utMtime(ut(2, 1_790_000_000))).toBeUndefined();
+    expect(utMtime(ut(1, 1_790_000_000).subarray(0, 8))).toBeUndefined();
+    expect(utMtime(Buffer.alloc(0))).toBeUndefined();
   });
 
   it('finds the end of members nobody reads, streamed ones included', async () => {

@@ -31,6 +31,8 @@ export interface LocalMember {
   dosTime: number;
   /** Sizes from the header; null when a data descriptor follows the data. */
   size: number | null;
+  /** Its mtime in whole seconds since the epoch, from the header's Info-ZIP "UT" field; absent without one. */
+  mtime?: number;
 }
 
 /** How the scan ended: every member before the central directory, or where it stopped and why. */
@@ -108,13 +110,16 @@ export async function scanLocalHeaders(path: string): Promise<LocalScan> {
       const streamed = (flags & DESCRIPTOR_FLAG) !== 0;
       let csize = head.readUInt32LE(18);
       let usize = head.readUInt32LE(22);
+      const extra = extraLen > 0 ? await readAt(fh, pos + 30 + nameLen, extraLen) : Buffer.alloc(0);
       if (!streamed && (csize === U32 || usize === U32)) {
-        const z = zip64Sizes(await readAt(fh, pos + 30 + nameLen, extraLen));
+        const z = zip64Sizes(extra);
         if (!z) return stop(pos, `member ${JSON.stringify(name)} at byte ${pos}: Zip64 sizes without their extra field`);
         [usize, csize] = z;
       }
       if (method !== 0 && method !== 8) return stop(pos, `member ${JSON.stringify(name)} at byte ${pos}: compression method ${method}, which aitrail does not read`);
       const member: LocalMember = { name, offset: pos, method, dosDate: head.readUInt16LE(12), dosTime: head.readUInt16LE(10), size: streamed ? null : usize };
+      const mtime = utMtime(extra);
+      if (mtime !== undefined) member.mtime = mtime;
       const want = streamed ? undefined : { crc: head.readUInt32LE(14), csize, usize };
       if (want && dataStart + csize > size) return stop(pos, `member ${JSON.stringify(name)} at byte ${pos} is cut short (${csize} bytes of data declared, ${Math.max(0, size - dataStart)} in the file)`);
       // A member whose sizes are in its header ends where they say, read or not, whole or not.
@@ -272,6 +277,23 @@ async function storedEnd(fh: FileHandle, start: number, size: number): Promise<{
 }
 
 /** Zip64 sizes [uncompressed, compressed] from a local header's extra field. */
+/**
+ * The mtime of an Info-ZIP "UT" field (id 0x5455, flags bit 0, then a signed 32-bit count of
+ * seconds), unless it is one of the bounds the writer clamps to, which would be a wrong time.
+ */
+export function utMtime(extra: Buffer): number | undefined {
+  for (let i = 0; i + 4 <= extra.length; ) {
+    const id = extra.readUInt16LE(i);
+    const len = extra.readUInt16LE(i + 2);
+    if (id === 0x5455 && len >= 5 && i + 4 + len <= extra.length && (extra[i + 4] & 1) !== 0) {
+      const t = extra.readInt32LE(i + 5);
+      return t === 0x7fffffff || t === -0x80000000 ? undefined : t;
+    }
+    i += 4 + len;
+  }
+  return undefined;
+}
+
 function zip64Sizes(extra: Buffer): [number, number] | undefined {
   for (let i = 0; i + 4 <= extra.length; ) {
     const id = extra.readUInt16LE(i);

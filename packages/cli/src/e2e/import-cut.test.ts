@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJsonl, REPO, runCli, stackTraceLines, unwrapOclif } from './test-helpers/hostile-harness.js';
+import { manifestOf, readJsonl, REPO, runCli, stackTraceLines, unwrapOclif } from './test-helpers/hostile-harness.js';
 import { sharedAnalyze, sharedCollect } from './test-helpers/shared-run.js';
 
 // An aitrail collection zip cut short (a copy stopped, a collection killed): no central
@@ -18,6 +18,7 @@ const said = (rows: R[]) => rows.map((r) => JSON.stringify([r.agent, r.session_i
 
 let T: string;
 let whole: Buffer;
+let wholeZip: string;
 let expected: string[];
 beforeAll(async () => {
   T = mkdtempSync(join(tmpdir(), 'aitrail-e2e-cut-'));
@@ -28,6 +29,7 @@ beforeAll(async () => {
   expected = said(readJsonl<R>(join(out, 'timeline.jsonl')));
   expect(expected.length).toBeGreaterThan(30);
   whole = readFileSync(c.zip);
+  wholeZip = c.zip;
 });
 afterAll(() => rmSync(T, { recursive: true, force: true }));
 
@@ -70,6 +72,17 @@ describe('an aitrail collection cut short', () => {
     expect(from.cut_at_byte).toBe(whole.indexOf(Buffer.from('manifest.jsonl')) - 30);
     expect(inv.collections[0].host).toBe('unknown');
     expect(inv.homes.map((h: R) => h.home).sort()).toEqual(['/home/seed-claude', '/home/seed-copilot']);
+    // Each file's mtime survives in its member's local header, in whole seconds; the other times are lost.
+    expect(imp.stdout).toMatch(/modification times are the members' own, in whole seconds/);
+    const before = new Map((await manifestOf(wholeZip)).rows.map((r) => [r.archive_path, r]));
+    const after = (await manifestOf(out)).rows.filter((r) => r.status === 'collected' && r.kind === 'file');
+    expect(after.length).toBeGreaterThan(10);
+    for (const r of after) {
+      const was = before.get(r.archive_path);
+      expect(was, r.archive_path).toBeDefined();
+      expect(r.mtime, r.archive_path).toBe(new Date(Math.floor(Date.parse(was!.mtime!) / 1000) * 1000).toISOString());
+      expect(r.atime, r.archive_path).toBe('');
+    }
   });
 
   it('cut inside a member: the members before it are recovered, that one and the rest are said to be lost', async () => {

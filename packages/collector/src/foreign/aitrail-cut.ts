@@ -20,20 +20,22 @@ function hostOfName(file: string): { host: string; started?: string } | undefine
 }
 
 /** The layout the members' paths point to: a home with AppData is Windows', one with Library macOS'. */
-async function layoutOf(file: string): Promise<{ layout: Layout; count: number; cut: ScanEnd | undefined }> {
+async function layoutOf(file: string): Promise<{ layout: Layout; count: number; timed: number; cut: ScanEnd | undefined }> {
   const scan = await scanLocalHeaders(file);
   let layout: Layout = 'linux';
   let count = 0;
+  let timed = 0;
   try {
     for await (const m of scan.members()) {
       count++;
+      if (m.member.mtime !== undefined) timed++;
       if (/^homes\/[^/]+\/AppData\//i.test(m.member.name)) layout = 'win32';
       else if (layout === 'linux' && /^homes\/[^/]+\/Library\//.test(m.member.name)) layout = 'darwin';
     }
   } finally {
     await scan.close();
   }
-  return { layout, count, cut: scan.end() };
+  return { layout, count, timed, cut: scan.end() };
 }
 
 /** Where a member was on the target, as far as its name says (the collection.json that said more is lost). */
@@ -61,10 +63,15 @@ export function cutTarget(name: string, layout: Layout): string | undefined {
 /** Open a cut aitrail collection zip as a foreign collection of its whole members. */
 export async function openCutAitrail(file: string): Promise<ForeignSource> {
   const named = hostOfName(file);
-  const { layout, count, cut } = await layoutOf(file);
+  const { layout, count, timed, cut } = await layoutOf(file);
+  // Collections written before the collector put the mtime in its local headers have none.
+  const times =
+    timed === 0
+      ? 'the file times are unknown'
+      : `the modification times are the members' own, in whole seconds, from their local headers${timed < count ? ` (${count - timed} members have none)` : ''}, and the other file times are unknown`;
   const notes = [
     `aitrail: ${file} is an aitrail collection cut short: ${cut?.why ?? 'it ends early'}; ${count} members found by their local headers, each checked against its own CRC-32 and size`,
-    'aitrail: collection.json and manifest.jsonl, written last, are lost: the hashes and times the collector recorded cannot be checked or kept, the file times are unknown, and the homes are taken as ' +
+    `aitrail: collection.json and manifest.jsonl, written last, are lost: the hashes and times the collector recorded cannot be checked or kept, ${times}, and the homes are taken as ` +
       (layout === 'win32' ? 'C:\\Users\\<user>' : layout === 'darwin' ? '/Users/<user>' : '/home/<user>') +
       ` (the ${layout} layout the member paths point to)`,
   ];
@@ -88,7 +95,9 @@ export async function openCutAitrail(file: string): Promise<ForeignSource> {
           if (m.member.name !== 'collection.json' && m.member.name !== 'manifest.jsonl') skipped.push(m.member.name);
           continue;
         }
-        yield { target, member: m.member.name, kind: 'file', size: m.member.size ?? 0, recorded: {}, open: () => m.read() };
+        const t = m.member.mtime;
+        const recorded = t === undefined ? {} : { mtime: new Date(t * 1000).toISOString(), from: [`local header at byte ${m.member.offset} (Info-ZIP timestamp, whole seconds)`] };
+        yield { target, member: m.member.name, kind: 'file', size: m.member.size ?? 0, recorded, open: () => m.read() };
       }
       const end = scan.end();
       if (end && !end.whole && end.at < (cut?.at ?? Number.POSITIVE_INFINITY)) notes.push(`aitrail: the second read stopped earlier than the first (${end.why})`);

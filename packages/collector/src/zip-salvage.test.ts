@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_BYTES, ZipWriter } from './zip-writer.js';
-import { type LocalScan, scanLocalHeaders, utMtime } from './zip-salvage.js';
+import { utMtime } from './zip-local-data.js';
+import { CutMemberError, type LocalScan, scanLocalHeaders } from './zip-salvage.js';
 
 // Zips written by the collector's own writer, whole and cut at each kind of place: the members
 // before the cut come back byte for byte (their CRC-32 and size checked), the cut one is an error
@@ -47,12 +48,17 @@ beforeAll(async () => {
 
 const MTIME = Date.UTC(2026, 9, 1, 12, 34, 56, 789);
 
-async function scan(bytes: Buffer, readEvery = true): Promise<{ got: Map<string, Buffer>; errors: Map<string, string>; end: ReturnType<LocalScan['end']>; seen: string[]; mtimes: (number | undefined)[] }> {
+async function scan(
+  bytes: Buffer,
+  readEvery = true,
+): Promise<{ got: Map<string, Buffer>; errors: Map<string, string>; cut: Map<string, Buffer>; end: ReturnType<LocalScan['end']>; seen: string[]; mtimes: (number | undefined)[] }> {
   const p = join(dir, 'probe.zip');
   writeFileSync(p, bytes);
   const s = await scanLocalHeaders(p);
   const got = new Map<string, Buffer>();
   const errors = new Map<string, string>();
+  // A cut member's bytes handed out before its CutMemberError (which counts them).
+  const cut = new Map<string, Buffer>();
   const seen: string[] = [];
   const mtimes: (number | undefined)[] = [];
   try {
@@ -66,12 +72,16 @@ async function scan(bytes: Buffer, readEvery = true): Promise<{ got: Map<string,
         got.set(m.member.name, Buffer.concat(parts));
       } catch (err) {
         errors.set(m.member.name, (err as Error).message);
+        if (err instanceof CutMemberError) {
+          expect(err.bytes).toBe(Buffer.concat(parts).length);
+          cut.set(m.member.name, Buffer.concat(parts));
+        }
       }
     }
   } finally {
     await s.close();
   }
-  return { got, errors, end: s.end(), seen, mtimes };
+  return { got, errors, cut, end: s.end(), seen, mtimes };
 }
 
 describe('scanLocalHeaders', () => {
@@ -134,6 +144,41 @@ describe('scanLocalHeaders', () => {
     if (r.seen.length === i + 1) expect(r.errors.get(MEMBERS[i][0])).toMatch(/cut short|unexpected end|descriptor/i);
     expect(r.end?.whole).toBe(false);
     expect(r.end?.at).toBe(starts[i]);
+  });
+
+  it.each([
+    ['a known-size stored member', 2, 100],
+    ['a streamed deflated member', 3, 5000],
+    ['a streamed stored member', 4, 5000],
+  ])('cut inside %s: its bytes before the cut come out, then a CutMemberError that says so', async (_what, i, into) => {
+    const r = await scan(whole.subarray(0, starts[i] + into));
+    const [name, data] = MEMBERS[i];
+    const got = r.cut.get(name)!;
+    expect(got.length).toBeGreaterThan(0);
+    expect(got.equals(data.subarray(0, got.length))).toBe(true);
+    // Stored: every data byte before the cut (the header is 30 bytes, the name, the 9-byte UT field).
+    if (i !== 3) expect(got.length).toBe(into - 30 - name.length - 9);
+    // Deflated text: more out than went in.
+    else expect(got.length).toBeGreaterThan(into);
+    expect(r.errors.get(name)).toMatch(new RegExp(`^member ${name} is cut short: .*its first ${got.length} bytes are recovered, its end and its CRC-32 are lost$`));
+    expect(r.end).toEqual({ whole: false, at: starts[i], why: r.errors.get(name) });
+  });
+
+  it.each([
+    ['a streamed deflated member', 3],
+    ['a streamed stored member', 4],
+  ])('cut inside the data descriptor of %s: all its bytes come out, said unchecked', async (_what, i) => {
+    // 8 of the descriptor's 16 bytes: its signature and CRC-32, not its sizes.
+    const r = await scan(whole.subarray(0, starts[i + 1] - 8));
+    const [name, data] = MEMBERS[i];
+    expect(r.cut.get(name)!.equals(data)).toBe(true);
+    expect(r.errors.get(name)).toMatch(/cut short/);
+  });
+
+  it('a member cut before the scan reads it is said cut without being read', async () => {
+    const r = await scan(whole.subarray(0, starts[2] + 100), false);
+    expect(r.seen).toEqual(MEMBERS.slice(0, 3).map(([n]) => n));
+    expect(r.end?.why).toBe(`member ${MEMBERS[2][0]} is cut short: ${MEMBERS[2][1].length} bytes of data declared, ${100 - 30 - MEMBERS[2][0].length - 9} in the file`);
   });
 
   it('a flipped byte in a known-size member fails that member only (its CRC-32); the scan goes on', async () => {

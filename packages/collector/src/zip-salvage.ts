@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
-import { createInflateRaw } from 'node:zlib';
+import { open } from 'node:fs/promises';
 import { SAFE_OPEN_FLAGS } from './read-file.js';
 import { crc32 } from './zip-format.js';
+import { checked, descriptorAt, inflated, rawRange, readAt, storedCut, storedEnd, utMtime, zip64Sizes } from './zip-local-data.js';
 
 /*
  * The whole members of a zip cut short (no central directory: a copy stopped, a collection killed
@@ -14,10 +14,8 @@ import { crc32 } from './zip-format.js';
 
 const LOCAL = 0x04034b50;
 const CENTRAL = 0x02014b50;
-const DESCRIPTOR_SIG = 0x08074b50;
 const DESCRIPTOR_FLAG = 1 << 3;
 const U32 = 0xffffffff;
-const READ_BYTES = 256 * 1024;
 
 /** One member found by its local header. */
 export interface LocalMember {
@@ -42,6 +40,20 @@ export interface ScanEnd {
   /** Byte offset where the scan stopped. */
   at: number;
   why: string;
+}
+
+/**
+ * A member whose data the file ends inside: its read handed out the `bytes` before the cut (all
+ * that inflates, for a deflated one), then threw this. Nothing checks those bytes.
+ */
+export class CutMemberError extends Error {
+  constructor(
+    readonly member: string,
+    readonly bytes: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** A member in the scan: its bytes are readable once, while the scan is at it. */
@@ -121,31 +133,60 @@ export async function scanLocalHeaders(path: string): Promise<LocalScan> {
       const mtime = utMtime(extra);
       if (mtime !== undefined) member.mtime = mtime;
       const want = streamed ? undefined : { crc: head.readUInt32LE(14), csize, usize };
-      if (want && dataStart + csize > size) return stop(pos, `member ${JSON.stringify(name)} at byte ${pos} is cut short (${csize} bytes of data declared, ${Math.max(0, size - dataStart)} in the file)`);
+      if (dataStart > size) return stop(pos, `the member header at byte ${pos} is cut short`);
+      // The file ends inside the data of a member whose sizes are in its header.
+      const cutKnown = want !== undefined && dataStart + csize > size ? `${csize} bytes of data declared, ${size - dataStart} in the file` : undefined;
       // A member whose sizes are in its header ends where they say, read or not, whole or not.
-      let next: number | undefined = want ? dataStart + csize : undefined;
+      let next: number | undefined = want && !cutKnown ? dataStart + csize : undefined;
       let failed: string | undefined;
+      /** The bytes of `data` up to the cut, then the error that says so. */
+      const upToCut = async function* (data: AsyncIterable<Buffer> | Iterable<Buffer>, why: string, handedOut = 0): AsyncGenerator<Buffer> {
+        let n = handedOut;
+        let stopped = '';
+        try {
+          for await (const c of data) {
+            n += c.length;
+            yield c;
+          }
+        } catch (err) {
+          // The inflater refuses a stream cut short ("unexpected end of file") after handing out all it decoded.
+          if (!/unexpected end of file/i.test((err as Error).message)) stopped = ` (the data stopped decoding there: ${(err as Error).message})`;
+        }
+        throw new CutMemberError(name, n, `member ${name} is cut short: ${why}; its first ${n} bytes are recovered${stopped}, its end and its CRC-32 are lost`);
+      };
       const body = async function* (): AsyncGenerator<Buffer> {
         try {
-          if (want) {
+          if (want && cutKnown) {
+            yield* upToCut(method === 8 ? inflated(rawRange(fh, dataStart, size)).out : rawRange(fh, dataStart, size), cutKnown);
+          } else if (want) {
             yield* checked(method === 8 ? inflated(rawRange(fh, dataStart, dataStart + csize)).out : rawRange(fh, dataStart, dataStart + csize), name, want.crc, want.usize);
           } else if (method === 8) {
             const inf = inflated(rawRange(fh, dataStart, size));
             let crc = 0;
             let n = 0;
-            for await (const c of inf.out) {
-              crc = crc32(c, crc);
-              n += c.length;
-              yield c;
+            try {
+              for await (const c of inf.out) {
+                crc = crc32(c, crc);
+                n += c.length;
+                yield c;
+              }
+            } catch (err) {
+              if (dataStart + inf.consumed() < size) throw err;
+              yield* upToCut([], 'its deflate stream runs to the end of the file', n);
             }
             const at = dataStart + inf.consumed();
             const d = await descriptorAt(fh, at, dataStart);
+            // Cut inside the descriptor: the deflate stream ended, but the CRC-32 to check it by is lost.
+            if (!d && at + 16 > size) throw new CutMemberError(name, n, `member ${name} is cut short inside its data descriptor: its ${n} bytes are recovered (its deflate stream ended), its CRC-32 is lost`);
             if (!d || d.crc !== crc || d.usize !== n || d.csize !== at - dataStart) throw new Error(`member ${name}: its data descriptor at byte ${at} ${d ? 'does not match its bytes' : 'is missing'}`);
             next = at + d.length;
           } else {
             // Read twice, to find the end and then to hand out the bytes: only a stored member past one chunk comes here.
             const found = await storedEnd(fh, dataStart, size);
-            if (!found) throw new Error(`member ${name}: no data descriptor agrees with its bytes before the end of the file (cut short)`);
+            if (!found) {
+              yield* upToCut(rawRange(fh, dataStart, await storedCut(fh, dataStart, size)), 'no data descriptor follows its bytes before the end of the file');
+              return;
+            }
             yield* rawRange(fh, dataStart, found.end);
             next = found.end + found.length;
           }
@@ -162,8 +203,9 @@ export async function scanLocalHeaders(path: string): Promise<LocalScan> {
           return body();
         },
       };
+      if (!started && cutKnown) failed = `member ${name} is cut short: ${cutKnown}`;
       // A streamed member nobody read is read here, to find where it ends (in its data).
-      if (!started && next === undefined) {
+      else if (!started && next === undefined) {
         try {
           for await (const _ of body()) {
             // discarded
@@ -175,131 +217,4 @@ export async function scanLocalHeaders(path: string): Promise<LocalScan> {
     }
   }
   return { members, end: () => ended, close: () => fh.close() };
-}
-
-async function readAt(fh: FileHandle, pos: number, len: number): Promise<Buffer> {
-  const b = Buffer.alloc(len);
-  let got = 0;
-  while (got < len) {
-    const { bytesRead } = await fh.read(b, got, len - got, pos + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return got < len ? b.subarray(0, got) : b;
-}
-
-async function* rawRange(fh: FileHandle, start: number, end: number): AsyncGenerator<Buffer> {
-  for (let p = start; p < end; ) {
-    const b = await readAt(fh, p, Math.min(READ_BYTES, end - p));
-    if (b.length === 0) return;
-    p += b.length;
-    yield b;
-  }
-}
-
-/** Inflate `raw` until its deflate stream ends; `consumed()` is then the compressed bytes it took. */
-function inflated(raw: AsyncIterable<Buffer>): { out: AsyncIterable<Buffer>; consumed(): number } {
-  const inf = createInflateRaw();
-  let done = false;
-  inf.once('end', () => {
-    done = true;
-  });
-  (async () => {
-    try {
-      for await (const c of raw) {
-        if (done || inf.destroyed) return;
-        if (!inf.write(c)) await drained(inf);
-      }
-      if (!done) inf.end();
-    } catch (err) {
-      inf.destroy(err as Error);
-    }
-  })();
-  return { out: inf, consumed: () => inf.bytesWritten };
-}
-
-/** The stream drained, or closed (an error, or its end): listeners removed either way. */
-function drained(s: NodeJS.EventEmitter): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      s.off('drain', done);
-      s.off('close', done);
-      resolve();
-    };
-    s.on('drain', done);
-    s.on('close', done);
-  });
-}
-
-async function* checked(data: AsyncIterable<Buffer>, name: string, crc: number, size: number): AsyncGenerator<Buffer> {
-  let c = 0;
-  let n = 0;
-  for await (const b of data) {
-    c = crc32(b, c);
-    n += b.length;
-    if (n > size) throw new Error(`member ${name}: more than the ${size} bytes its header declares`);
-    yield b;
-  }
-  if (n !== size) throw new Error(`member ${name}: ${n} bytes, its header declares ${size} (cut short)`);
-  if (c !== crc) throw new Error(`member ${name}: its CRC-32 differs from its header's`);
-}
-
-/** The data descriptor at `at` of a member whose data began at `start`: 4-byte sizes, or 8-byte ones past 4 GiB. */
-async function descriptorAt(fh: FileHandle, at: number, start: number): Promise<{ crc: number; csize: number; usize: number; length: number } | undefined> {
-  const b = await readAt(fh, at, 24);
-  if (b.length < 16 || b.readUInt32LE(0) !== DESCRIPTOR_SIG) return undefined;
-  if (b.readUInt32LE(8) === at - start) return { crc: b.readUInt32LE(4), csize: b.readUInt32LE(8), usize: b.readUInt32LE(12), length: 16 };
-  if (b.length < 24) return undefined;
-  return { crc: b.readUInt32LE(4), csize: Number(b.readBigUInt64LE(8)), usize: Number(b.readBigUInt64LE(16)), length: 24 };
-}
-
-/** A stored streamed member's end: the first descriptor whose sizes are the bytes before it and whose CRC-32 is theirs. */
-async function storedEnd(fh: FileHandle, start: number, size: number): Promise<{ end: number; length: number } | undefined> {
-  let crc = 0;
-  let p = start;
-  let carry = Buffer.alloc(0);
-  while (p < size) {
-    const b = Buffer.concat([carry, await readAt(fh, p, Math.min(READ_BYTES, size - p))]);
-    const base = p - carry.length;
-    for (let i = b.indexOf(0x50); i >= 0 && i + 16 <= b.length; i = b.indexOf(0x50, i + 1)) {
-      if (b.readUInt32LE(i) !== DESCRIPTOR_SIG) continue;
-      const end = base + i;
-      if (b.readUInt32LE(i + 8) !== end - start || b.readUInt32LE(i + 12) !== end - start) continue;
-      if (crc32(b.subarray(0, i), crc) === b.readUInt32LE(i + 4)) return { end, length: 16 };
-    }
-    // Keep the last 15 bytes for a descriptor cut by this block's end; the CRC runs over the rest.
-    const keep = Math.min(15, b.length);
-    crc = crc32(b.subarray(0, b.length - keep), crc);
-    carry = Buffer.from(b.subarray(b.length - keep));
-    p = base + b.length;
-  }
-  return undefined;
-}
-
-/** Zip64 sizes [uncompressed, compressed] from a local header's extra field. */
-/**
- * The mtime of an Info-ZIP "UT" field (id 0x5455, flags bit 0, then a signed 32-bit count of
- * seconds), unless it is one of the bounds the writer clamps to, which would be a wrong time.
- */
-export function utMtime(extra: Buffer): number | undefined {
-  for (let i = 0; i + 4 <= extra.length; ) {
-    const id = extra.readUInt16LE(i);
-    const len = extra.readUInt16LE(i + 2);
-    if (id === 0x5455 && len >= 5 && i + 4 + len <= extra.length && (extra[i + 4] & 1) !== 0) {
-      const t = extra.readInt32LE(i + 5);
-      return t === 0x7fffffff || t === -0x80000000 ? undefined : t;
-    }
-    i += 4 + len;
-  }
-  return undefined;
-}
-
-function zip64Sizes(extra: Buffer): [number, number] | undefined {
-  for (let i = 0; i + 4 <= extra.length; ) {
-    const id = extra.readUInt16LE(i);
-    const len = extra.readUInt16LE(i + 2);
-    if (id === 1 && len >= 16 && i + 4 + len <= extra.length) return [Number(extra.readBigUInt64LE(i + 4)), Number(extra.readBigUInt64LE(i + 12))];
-    i += 4 + len;
-  }
-  return undefined;
 }

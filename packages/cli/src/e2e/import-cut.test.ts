@@ -19,6 +19,7 @@ const said = (rows: R[]) => rows.map((r) => JSON.stringify([r.agent, r.session_i
 let T: string;
 let whole: Buffer;
 let wholeZip: string;
+let wholeOut: string;
 let expected: string[];
 beforeAll(async () => {
   T = mkdtempSync(join(tmpdir(), 'aitrail-e2e-cut-'));
@@ -27,6 +28,7 @@ beforeAll(async () => {
   const { run, out } = await sharedAnalyze(c.zip, []);
   expect(run.code, run.stderr).toBe(0);
   expected = said(readJsonl<R>(join(out, 'timeline.jsonl')));
+  wholeOut = out;
   expect(expected.length).toBeGreaterThan(30);
   whole = readFileSync(c.zip);
   wholeZip = c.zip;
@@ -85,7 +87,37 @@ describe('an aitrail collection cut short', () => {
     }
   });
 
-  it('cut inside a member: the members before it are recovered, that one and the rest are said to be lost', async () => {
+  it("cut inside a session log: its first lines are analyzed, its cut line is a row that says so, its manifest row says it is partial", async () => {
+    const member = 'homes/seed-copilot/.copilot/session-state/5e55a0a1-0000-4000-8000-000000000001/events.jsonl';
+    const at = whole.indexOf(Buffer.from(member)) - 30;
+    expect(whole.readUInt32LE(at)).toBe(0x04034b50);
+    const dataStart = at + 30 + whole.readUInt16LE(at + 26) + whole.readUInt16LE(at + 28);
+    const p = join(T, 'cut-log.zip');
+    writeFileSync(p, whole.subarray(0, dataStart + Math.floor(whole.readUInt32LE(at + 18) / 2)));
+    const imp = await runCli(['import', p, '--out', join(T, 'cut-log-new.zip'), '--json']);
+    expect(imp.code, imp.stderr).toBe(0);
+    const notes = (JSON.parse(imp.stdout).source_notes as string[]).join('\n');
+    expect(notes).toMatch(new RegExp(`member ${member} is cut short: .*its first \\d+ bytes are recovered`));
+    const row = (await manifestOf(join(T, 'cut-log-new.zip'))).rows.find((r) => r.archive_path === member);
+    expect(row?.status).toBe('collected');
+    expect(row?.reason).toMatch(/cut short: .*its end and its CRC-32 are lost/);
+    const a = await runCli(['analyze', join(T, 'cut-log-new.zip'), '--out', join(T, 'cut-log')]);
+    expect(a.code, a.stderr).toBe(0);
+    const from = (rows: R[]) => rows.filter((r) => r.source_file === member);
+    const got = from(readJsonl<R>(join(T, 'cut-log', 'timeline.jsonl')));
+    const all = from(readJsonl<R>(join(wholeOut, 'timeline.jsonl')));
+    const bad = got.filter((r) => r.tag === 'bad_line');
+    expect(bad).toHaveLength(1);
+    expect(String(bad[0].text)).toMatch(/cut line/);
+    // The lines before the cut give the rows they gave in the whole archive.
+    const lines = (rows: R[]) => rows.map((r) => JSON.stringify([r.source_line, r.turn_type, r.tag ?? '', r.text]));
+    const before = got.filter((r) => r.tag !== 'bad_line');
+    expect(before.length).toBeGreaterThan(0);
+    for (const l of lines(before)) expect(lines(all)).toContain(l);
+    expect(before.length).toBeLessThan(all.length);
+  });
+
+  it('cut inside a member: the members before it are recovered, the rest are said to be lost', async () => {
     // Halfway through the archive's data: the cut falls inside some member.
     const p = join(T, 'aitrail-vm7-20261201T043000Z.zip');
     const at = Math.floor(whole.indexOf(Buffer.from('manifest.jsonl')) / 2);

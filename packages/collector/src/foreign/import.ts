@@ -10,6 +10,7 @@ import { collect, systemGlobs } from '../collect.js';
 import type { Layout } from '../homes.js';
 import { type CollectEvents, type CollectOptions, type CollectSummary, CollectUsageError, type ImportHook } from '../options.js';
 import type { ImportedFrom, ManifestRow } from '../types.js';
+import { CutMemberError } from '../zip-salvage.js';
 import { openForeign } from './open.js';
 import { badSegment } from './paths.js';
 import type { ForeignFile, ForeignSource, Recorded } from './types.js';
@@ -37,6 +38,8 @@ interface Staged {
   computed: Record<string, string>;
   recorded: Recorded;
   refused?: string;
+  /** The source was cut inside this file: what is staged is its first bytes, and says so (CutMemberError). */
+  partial?: string;
 }
 
 const HOME_GLOBS: Record<Layout, string[]> = {
@@ -73,10 +76,16 @@ function homeDrive(targets: string[]): string {
   return [...count].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'C';
 }
 
-async function* hashing(src: AsyncIterable<Buffer>, hs: [string, Hash][]): AsyncGenerator<Buffer> {
-  for await (const c of src) {
-    for (const [, h] of hs) h.update(c);
-    yield c;
+/** The bytes of `src`, hashed on the way; a cut member's first bytes end it without an error, the cut said to `s`. */
+async function* hashing(src: AsyncIterable<Buffer>, hs: [string, Hash][], s: Staged): AsyncGenerator<Buffer> {
+  try {
+    for await (const c of src) {
+      for (const [, h] of hs) h.update(c);
+      yield c;
+    }
+  } catch (err) {
+    if (!(err instanceof CutMemberError)) throw err;
+    s.partial = err.message;
   }
 }
 
@@ -139,7 +148,7 @@ async function importSource(source: ForeignSource, stage: string, opts: ImportOp
       } else {
         const hs: [string, Hash][] = [...new Set(['sha256', ...source.hashes])].map((a) => [a, createHash(a)]);
         try {
-          await pipeline(hashing(f.open(), hs), createWriteStream(dst, { flags: 'wx', mode: 0o600 }));
+          await pipeline(hashing(f.open(), hs, s), createWriteStream(dst, { flags: 'wx', mode: 0o600 }));
           for (const [a, h] of hs) s.computed[a] = h.digest('hex');
         } catch (err) {
           s.refused = `${f.member} could not be read from the ${source.collector} collection (${(err as Error).message}); not parsed`;
@@ -156,6 +165,7 @@ async function importSource(source: ForeignSource, stage: string, opts: ImportOp
     }
     notes.push(`${source.collector}: the collection could not be read to its end (${(err as Error).message}); the files before that point are imported`);
   }
+  for (const st of staged.values()) if (st.partial) notes.push(`${source.collector}: ${st.partial}: those bytes are imported as the file, its manifest row says so`);
   if (left > 0) notes.push(`${source.collector}: ${left} files outside the homes and the catalogs' system and project paths were not imported`);
   const targets = [...staged.values()].map((s) => s.file.target);
   const drive = win ? homeDrive(targets) : undefined;
@@ -238,6 +248,8 @@ function rewriteRow(row: ManifestRow, s: Staged | undefined, collector: string, 
   const recorded: Record<string, string | number> = {};
   for (const k of ['size', 'mtime', 'atime', 'ctime', 'birthtime', 'mode'] as const) if (r[k] !== undefined) recorded[k] = r[k]!;
   row.imported = { collector, member: s.file.member, hashes: hashChecks(s.computed, r), recorded, from: r.from ?? [] };
+  // Collected as what survived: its first bytes, parsed as a file cut short is (its last line a row that says so).
+  if (s.partial) row.reason = [row.reason, s.partial].filter(Boolean).join('; ');
   if (r.size !== undefined && row.size !== null && r.size !== row.size && !s.refused) {
     row.reason = [row.reason, `${collector} recorded ${r.size} bytes, the collection holds ${row.size}`].filter(Boolean).join('; ');
   }

@@ -53,7 +53,7 @@ export async function openArchive(path: string, opts: OpenArchiveOptions = {}): 
     // keeps the strict reader's message.
     const again = await listAround(path).catch(() => undefined);
     if (!again && startsAsCollection(path)) {
-      throw new Error(`${(err as Error).message}. It starts as an aitrail collection whose end is missing (cut short, with collection.json and manifest.jsonl, written last): \`aitrail import ${path} --out <new.zip>\` recovers its whole members into a new archive`);
+      throw new Error(`${(err as Error).message}. It starts as an aitrail collection whose end is cut short or damaged (its central directory, and when the cut is earlier, collection.json and manifest.jsonl, written last): \`aitrail import ${path} --out <new.zip>\` recovers its members into a new archive`);
     }
     if (!again) throw err;
     listed = again;

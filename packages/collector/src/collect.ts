@@ -163,7 +163,7 @@ export async function collect(opts: CollectOptions, events: CollectEvents = {}):
       layout,
       started_utc: started.toISOString(),
       ended_utc: ended.toISOString(),
-      homes: homes.map((h) => ({ user: h.user, home: h.home })),
+      homes: homes.map((h) => ({ user: h.user, home: opts.imported ? opts.imported.home(h.home, h.user) : h.home })),
       counts,
       groups,
       projects,

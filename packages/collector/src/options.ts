@@ -62,6 +62,8 @@ export interface ImportHook {
   refuse(fsPath: string): string | undefined;
   /** Rewrite a row in place: target paths, the source's times, provenance. */
   row(row: ManifestRow): void;
+  /** A staged home's path on the target, for collection.json `homes` (never the private staging folder). */
+  home(staged: string, user: string): string;
   /** collection.json `imported_from`. */
   info: Record<string, unknown>;
 }

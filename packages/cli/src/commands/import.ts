@@ -9,7 +9,7 @@ import { formatSummary, humanBytes } from './collect.js';
 /** `aitrail import`: turn a Velociraptor, KAPE or UAC collection into an ordinary aitrail collection. */
 export class ImportCommand extends Command {
   static override description =
-    'Read a Velociraptor collection (zip or folder), a KAPE target output folder or a UAC output (.tar.gz or folder) into an aitrail collection zip: the catalogs pick the agent files, each keeps the source collector\'s recorded hashes and times, and a file whose recorded hash does not match is reported, not parsed. An aitrail collection zip cut short (no central directory) is read too: its whole members, found by their local headers, go into a new archive that says what was lost.';
+    'Read a Velociraptor collection (zip or folder), a KAPE target output folder or a UAC output (.tar.gz or folder) into an aitrail collection zip: the catalogs pick the agent files, each keeps the source collector\'s recorded hashes and times, and a file whose recorded hash does not match is reported, not parsed. An aitrail collection zip cut short or damaged (no readable central directory) is read too: its members, found by their local headers, go into a new archive that says what was lost (nothing, when its collection.json and manifest.jsonl survived).';
   static override examples = [
     '<%= config.bin %> import Collection-HOST-2026-12-01T04_30_00Z.zip --out host.zip',
     '<%= config.bin %> import D:\\kape\\tout\\HOST --out host.zip',
@@ -71,7 +71,8 @@ export class ImportCommand extends Command {
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       return;
     }
-    const head = [summary.collector === 'aitrail' ? 'imported: the whole members of an aitrail collection cut short' : `imported: a ${summary.collector} collection`];
+    const salvaged = summary.source_details.metadata === 'whole' ? 'imported: an aitrail collection damaged after its manifest, as that manifest recorded it' : 'imported: the whole members of an aitrail collection cut short';
+    const head = [summary.collector === 'aitrail' ? salvaged : `imported: a ${summary.collector} collection`];
     for (const n of summary.source_notes) head.push(`source: ${n}`);
     if (summary.mismatched > 0) head.push(`${summary.mismatched} files do not match the hash their collector recorded: error rows, not parsed`);
     process.stdout.write(terminalText(`${head.join('\n')}\n${formatSummary(summary)}`));

@@ -117,6 +117,22 @@ describe('an aitrail collection cut short', () => {
     expect(before.length).toBeLessThan(all.length);
   });
 
+  it('cut inside its central directory: the import is the collection its surviving manifest recorded, its timeline the same bytes', async () => {
+    const cd = whole.readUInt32LE(whole.length - 22 + 16);
+    const p = join(T, 'cut-directory.zip');
+    writeFileSync(p, whole.subarray(0, cd + 50));
+    const r = await runCli(['analyze', p, '--out', join(T, 'refused-cd')]);
+    expect(unwrapOclif(r.stderr)).toMatch(/cut short or damaged/);
+    const imp = await runCli(['import', p, '--out', join(T, 'cut-directory-new.zip')]);
+    expect(imp.code, imp.stderr).toBe(0);
+    expect(imp.stdout).toMatch(/^imported: an aitrail collection damaged after its manifest, as that manifest recorded it/);
+    const a = await runCli(['analyze', join(T, 'cut-directory-new.zip'), '--out', join(T, 'cut-directory')]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stderr).toMatch(/made by aitrail import from an aitrail collection damaged after its manifest/);
+    expect(readFileSync(join(T, 'cut-directory', 'timeline.jsonl'))).toEqual(readFileSync(join(wholeOut, 'timeline.jsonl')));
+    expect(readFileSync(join(T, 'cut-directory', 'sessions.jsonl'))).toEqual(readFileSync(join(wholeOut, 'sessions.jsonl')));
+  });
+
   it('cut inside a member: the members before it are recovered, the rest are said to be lost', async () => {
     // Halfway through the archive's data: the cut falls inside some member.
     const p = join(T, 'aitrail-vm7-20261201T043000Z.zip');

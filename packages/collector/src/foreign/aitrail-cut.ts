@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Layout } from '../homes.js';
 import { decodeRoot } from '../names.js';
 import { type LocalScan, type ScanEnd, scanLocalHeaders } from '../zip-salvage.js';
+import { MAX_SURVIVING_MANIFEST, readSurvivors, recordedOf, type Survivors } from './aitrail-survivors.js';
 
 import { targetPath } from './paths.js';
 import type { ForeignFile, ForeignSource } from './types.js';
@@ -19,23 +20,46 @@ function hostOfName(file: string): { host: string; started?: string } | undefine
   return m ? { host: m[1], started: `${m[2]}-${m[3]}-${m[4]}T${m[5]}:${m[6]}:${m[7]}.000Z` } : undefined;
 }
 
-/** The layout the members' paths point to: a home with AppData is Windows', one with Library macOS'. */
-async function layoutOf(file: string): Promise<{ layout: Layout; count: number; timed: number; cut: ScanEnd | undefined }> {
+/**
+ * The first read of the members: the layout their paths point to (a home with AppData is
+ * Windows', one with Library macOS'), how many there are and carry a time, and the bytes of
+ * collection.json and manifest.jsonl when they are whole (the damage lies after them).
+ */
+async function survey(file: string): Promise<{ layout: Layout; count: number; timed: number; cut: ScanEnd | undefined; meta: Map<string, Buffer> }> {
   const scan = await scanLocalHeaders(file);
   let layout: Layout = 'linux';
   let count = 0;
   let timed = 0;
+  const meta = new Map<string, Buffer>();
   try {
     for await (const m of scan.members()) {
       count++;
       if (m.member.mtime !== undefined) timed++;
-      if (/^homes\/[^/]+\/AppData\//i.test(m.member.name)) layout = 'win32';
+      if (m.member.name === 'collection.json' || m.member.name === 'manifest.jsonl') {
+        const bytes = await wholeUpTo(m.read(), MAX_SURVIVING_MANIFEST);
+        if (bytes) meta.set(m.member.name, bytes);
+      } else if (/^homes\/[^/]+\/AppData\//i.test(m.member.name)) layout = 'win32';
       else if (layout === 'linux' && /^homes\/[^/]+\/Library\//.test(m.member.name)) layout = 'darwin';
     }
   } finally {
     await scan.close();
   }
-  return { layout, count, timed, cut: scan.end() };
+  return { layout, count, timed, cut: scan.end(), meta };
+}
+
+/** All of `data` when it is whole (read without error) and at most `max` bytes; else undefined, read to its end all the same. */
+async function wholeUpTo(data: AsyncIterable<Buffer>, max: number): Promise<Buffer | undefined> {
+  const parts: Buffer[] = [];
+  let n = 0;
+  try {
+    for await (const c of data) {
+      n += c.length;
+      if (n <= max) parts.push(c);
+    }
+  } catch {
+    return undefined;
+  }
+  return n <= max ? Buffer.concat(parts) : undefined;
 }
 
 /** Where a member was on the target, as far as its name says (the collection.json that said more is lost). */
@@ -62,8 +86,12 @@ export function cutTarget(name: string, layout: Layout): string | undefined {
 
 /** Open a cut aitrail collection zip as a foreign collection of its whole members. */
 export async function openCutAitrail(file: string): Promise<ForeignSource> {
+  const surveyed = await survey(file);
+  const { count, timed, cut } = surveyed;
+  const kept = await readSurvivors(surveyed.meta);
+  if (kept) return survivorSource(file, surveyed, kept);
   const named = hostOfName(file);
-  const { layout, count, timed, cut } = await layoutOf(file);
+  const layout = surveyed.layout;
   // Collections written before the collector put the mtime in its local headers have none.
   const times =
     timed === 0
@@ -105,6 +133,49 @@ export async function openCutAitrail(file: string): Promise<ForeignSource> {
     },
     recordedFor: () => ({}),
     untrusted: () => undefined,
+    close: async () => {
+      await scan?.close();
+    },
+  };
+}
+
+/**
+ * A damaged aitrail zip whose collection.json and manifest.jsonl are whole: the host, layout and
+ * times are theirs, each file keeps the path, hashes and times the collector recorded, and each
+ * member is checked against its recorded SHA-256 (a mismatch is refused, as for any import).
+ */
+function survivorSource(file: string, surveyed: Awaited<ReturnType<typeof survey>>, kept: Survivors): ForeignSource {
+  const layout = kept.layout ?? surveyed.layout;
+  const notes = [
+    `aitrail: ${file} is an aitrail collection whose end is cut or damaged: ${surveyed.cut?.why ?? 'its central directory does not read'}; ${surveyed.count} members found by their local headers, each checked against its own CRC-32 and size`,
+    `aitrail: its collection.json and manifest.jsonl are whole: the host, the homes and each file's path, hashes and times are the ones the collector recorded, and each member is checked against its recorded SHA-256`,
+    ...kept.problems.map((p) => `aitrail: ${p}`),
+  ];
+  if (kept.unarchived > 0) notes.push(`aitrail: ${kept.unarchived} manifest rows of files the collector did not archive (unreadable, skipped, links) are not carried over; the damaged archive's manifest.jsonl still holds them`);
+  const homes = new Map<string, string>();
+  for (const r of kept.rows.values()) if (r.scope === 'home' && r.user && r.home && !homes.has(r.user)) homes.set(r.user, r.home);
+  let scan: LocalScan | undefined;
+  return {
+    collector: 'aitrail',
+    label: file,
+    host: kept.host,
+    layout,
+    hashes: [],
+    started: kept.started,
+    ended: kept.ended,
+    notes,
+    details: { cut_at_byte: surveyed.cut?.at ?? null, members_found: surveyed.count, metadata: 'whole' },
+    async *files(): AsyncIterable<ForeignFile> {
+      scan = await scanLocalHeaders(file);
+      for await (const m of scan.members()) {
+        const target = cutTarget(m.member.name, layout);
+        if (!target) continue;
+        yield { target, member: m.member.name, kind: 'file', size: m.member.size ?? 0, recorded: {}, open: () => m.read() };
+      }
+    },
+    recordedFor: (f) => recordedOf(kept.rows.get(f.member)),
+    untrusted: () => undefined,
+    homeOf: (user) => homes.get(user),
     close: async () => {
       await scan?.close();
     },

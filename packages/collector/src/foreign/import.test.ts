@@ -73,6 +73,8 @@ describe('a Velociraptor zip (accessor auto, C%3A, %2Ecopilot)', () => {
   it('records the host, layout and source in collection.json, and verifies', async () => {
     expect(r.info).toMatchObject({ host: 'SEEDHOST', layout: 'win32', imported_from: { collector: 'velociraptor', client_id: 'C.1234567890abcdef', flow_id: 'F.CT9SEEDFLOW' } });
     expect(r.info.root).toBeUndefined();
+    // The homes are the target's, never the private staging folder the import collected.
+    expect(r.info.homes).toEqual([{ user: USER, home: `C:\\Users\\${USER}` }]);
     expect((await verifyArchive(r.out)).ok).toBe(true);
   });
 });
@@ -103,7 +105,7 @@ describe('a Velociraptor folder of a Linux client (accessor file)', () => {
     const dir = path.join(T, 'velo-linux');
     velociraptorLinuxFolder(HOME, USER, dir);
     const r = await run(dir, 'velo-linux');
-    expect(r.info).toMatchObject({ host: 'seedlinux', layout: 'linux' });
+    expect(r.info).toMatchObject({ host: 'seedlinux', layout: 'linux', homes: [{ user: USER, home: `/home/${USER}` }] });
     expect(r.rows.filter((x) => x.scope === 'home').map(key).sort()).toEqual(reference.map(key).sort());
     const ev = r.rows.find((x) => x.rel.endsWith('events.jsonl'))!;
     expect(ev.source_path).toBe(`/home/${USER}/.copilot/session-state/5e55a0a1-0000-4000-8000-000000000001/events.jsonl`);

@@ -31,6 +31,8 @@ export interface ImportSummary extends CollectSummary {
   source_notes: string[];
   /** Members whose recorded hash did not match: reported as error rows, not parsed. */
   mismatched: number;
+  /** What the source says of itself (collection.json `imported_from` holds it too). */
+  source_details: Record<string, unknown>;
 }
 
 interface Staged {
@@ -201,6 +203,7 @@ async function importSource(source: ForeignSource, stage: string, opts: ImportOp
     layout: source.layout,
     refuse: (p) => staged.get(p)?.refused,
     row: (row: ManifestRow) => rewriteRow(row, staged.get(row.source_path), source.collector, toTarget),
+    home: (p, user) => source.homeOf?.(user) ?? toTarget(p),
     info: {
       collector: source.collector,
       source: path.basename(source.label),
@@ -229,16 +232,15 @@ async function importSource(source: ForeignSource, stage: string, opts: ImportOp
     },
     events,
   );
-  summary.homes = summary.homes.map((h) => ({ user: h.user, home: toTarget(h.home) }));
-  return { ...summary, collector: source.collector, source_notes: notes, mismatched };
+  return { ...summary, collector: source.collector, source_notes: notes, mismatched, source_details: source.details };
 }
 
 /** A row as the target had it: its path there, the source's times, and where it came from. */
 function rewriteRow(row: ManifestRow, s: Staged | undefined, collector: string, toTarget: (p: string) => string): void {
-  row.source_path = toTarget(row.source_path);
-  if (row.home) row.home = toTarget(row.home);
   // The staged copy's own times are the import's: only what the source recorded is the target's.
   const r = s?.recorded ?? {};
+  row.source_path = r.path ?? toTarget(row.source_path);
+  if (row.home) row.home = r.home ?? toTarget(row.home);
   row.mtime = r.mtime ?? '';
   row.atime = r.atime ?? '';
   row.ctime = r.ctime ?? '';
@@ -246,7 +248,7 @@ function rewriteRow(row: ManifestRow, s: Staged | undefined, collector: string, 
   if (r.mode) row.mode = r.mode;
   if (!s) return;
   const recorded: Record<string, string | number> = {};
-  for (const k of ['size', 'mtime', 'atime', 'ctime', 'birthtime', 'mode'] as const) if (r[k] !== undefined) recorded[k] = r[k]!;
+  for (const k of ['size', 'mtime', 'atime', 'ctime', 'birthtime', 'mode', 'path'] as const) if (r[k] !== undefined) recorded[k] = r[k]!;
   row.imported = { collector, member: s.file.member, hashes: hashChecks(s.computed, r), recorded, from: r.from ?? [] };
   // Collected as what survived: its first bytes, parsed as a file cut short is (its last line a row that says so).
   if (s.partial) row.reason = [row.reason, s.partial].filter(Boolean).join('; ');

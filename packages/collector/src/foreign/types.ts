@@ -17,6 +17,10 @@ export interface Recorded {
   birthtime?: string;
   /** Octal permission bits (`0644`). */
   mode?: string;
+  /** The file's path on the target as the source wrote it (native form), where staging could only guess it (a damaged aitrail zip). */
+  path?: string;
+  /** Its home on the target as the source wrote it, likewise. */
+  home?: string;
   /** Where these values come from (`results/Generic.Collectors.File%2FUploads.json line 3`). */
   from?: string[];
 }
@@ -73,5 +77,7 @@ export interface ForeignSource {
    * target paths begin with it. Asked after every file went by.
    */
   mountPoint?(): string | undefined;
+  /** A user's home on the target as the source recorded it, where the staging can only guess it. */
+  homeOf?(user: string): string | undefined;
   close(): Promise<void>;
 }

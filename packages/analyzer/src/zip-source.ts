@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { type ArchiveReader, archiveDigest, openArchive } from '@aitrail/collector/archive';
+import { type ArchiveReader, archiveDigest, openArchive, startsAsCollection } from '@aitrail/collector/archive';
 import { realpath, stat } from 'node:fs/promises';
 import { readManifestStream } from './manifest-reader.js';
 import { checkArchivePath } from './safe-path.js';
@@ -23,6 +23,8 @@ export async function openZipSource(path: string): Promise<CollectionSource> {
     try {
       infoText = await reader.readText('collection.json', 16 * 1024 * 1024);
     } catch (e) {
+      // Listed but not where its directory says: the directory (or its offset) is damaged, the members may not be.
+      if (startsAsCollection(path)) throw new Error(`${path}: expected a readable collection.json, found ${(e as Error).message}. It starts as an aitrail collection whose central directory is damaged: \`aitrail import ${path} --out <new.zip>\` recovers its members from their local headers into a new archive`);
       throw new Error(`${path}: expected a readable collection.json, found ${(e as Error).message}; is this an aitrail collection?`);
     }
     const { info, problems: infoProblems } = parseCollectionInfo(path, infoText);

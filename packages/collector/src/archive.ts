@@ -9,3 +9,4 @@ export { compileGlobs } from './globs.js';
 export { MAX_MANIFEST_LINE, type StreamLine, streamLines } from './line-stream.js';
 export { misfitField } from './manifest-row.js';
 export type { CollectionInfo, ManifestRow, ManifestStatus } from './types.js';
+export { startsAsCollection } from './zip-salvage.js';

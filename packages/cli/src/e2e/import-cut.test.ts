@@ -133,6 +133,22 @@ describe('an aitrail collection cut short', () => {
     expect(readFileSync(join(T, 'cut-directory', 'sessions.jsonl'))).toEqual(readFileSync(join(wholeOut, 'sessions.jsonl')));
   });
 
+  it("its end record's directory offset damaged: analyze names aitrail import, which gives the same timeline", async () => {
+    const b = Buffer.from(whole);
+    b[b.length - 22 + 16] ^= 0x01;
+    const p = join(T, 'offset.zip');
+    writeFileSync(p, b);
+    const r = await runCli(['analyze', p, '--out', join(T, 'refused-offset')]);
+    expect(r.code).not.toBe(0);
+    expect(stackTraceLines(r.stderr)).toEqual([]);
+    expect(unwrapOclif(r.stderr)).toContain(`central directory is damaged: \`aitrail import ${p} --out <new.zip>\``);
+    const imp = await runCli(['import', p, '--out', join(T, 'offset-new.zip')]);
+    expect(imp.code, imp.stderr).toBe(0);
+    const a = await runCli(['analyze', join(T, 'offset-new.zip'), '--out', join(T, 'offset')]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(readFileSync(join(T, 'offset', 'timeline.jsonl'))).toEqual(readFileSync(join(wholeOut, 'timeline.jsonl')));
+  });
+
   it('cut inside a member: the members before it are recovered, the rest are said to be lost', async () => {
     // Halfway through the archive's data: the cut falls inside some member.
     const p = join(T, 'aitrail-vm7-20261201T043000Z.zip');

@@ -75,8 +75,16 @@ describe('an aitrail zip damaged after its manifest', () => {
         return b;
       },
     ],
+    [
+      "whose end record's directory offset is one off (its members do not read where the directory says)",
+      () => {
+        const b = Buffer.from(whole);
+        b[b.length - 22 + 16] ^= 0x01;
+        return b;
+      },
+    ],
   ])('%s: every file keeps the path, hashes and times the collector recorded; the host and homes are its own', async (what, damage) => {
-    const r = await importOf(damage(), what.split(' ')[0]);
+    const r = await importOf(damage(), what.replace(/\W+/g, '-').slice(0, 40));
     expect(files(r.rows).map(said).sort()).toEqual(files(reference.rows).map(said).sort());
     for (const row of files(r.rows)) expect(row.imported?.hashes.sha256?.check, row.archive_path).toBe('match');
     expect(r.info.host).toBe(reference.info.host);
@@ -113,6 +121,10 @@ describe('an aitrail zip damaged after its manifest', () => {
     expect(r.summary.mismatched).toBe(1);
     expect(files(r.rows)).toHaveLength(files(reference.rows).length - 1);
   });
+});
+
+it('an aitrail zip that reads is not imported: the message says to analyze it as it is', async () => {
+  await expect(importOf(whole, 'healthy')).rejects.toThrow(/already an aitrail collection, and it reads: analyze or verify it as it is/);
 });
 
 describe('readSurvivors', () => {

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { CollectUsageError } from '../options.js';
+import { openArchive, readCollection } from '../archive-reader.js';
 import { startsAsCollection } from '../zip-salvage.js';
 import { openCutAitrail } from './aitrail-cut.js';
 import { isKape, openKape } from './kape.js';
@@ -41,7 +42,28 @@ export async function openForeign(input: string): Promise<ForeignSource> {
     if (isKape(tree, prefix)) return openKape(tree, prefix, input);
   }
   tree.close();
+  // An aitrail zip whose directory lists but whose members do not read where it says (its
+  // offsets damaged) is salvaged by its local headers; one that reads needs no import.
+  if (st.isFile() && startsAsCollection(input)) {
+    if (!(await readsWhole(input))) return openCutAitrail(input);
+    throw new CollectUsageError(`${input}: already an aitrail collection, and it reads: analyze or verify it as it is (aitrail import reads other collectors' output, or an aitrail zip cut short or damaged)`);
+  }
   throw new CollectUsageError(
     `${input}: not a collection aitrail can import: expected a Velociraptor collection (uploads/ with uploads.json or results/), a UAC output ([root]/) or a KAPE output (<drive letter>/Users/... or a *_CopyLog.csv); for a plain folder tree or a mounted image use aitrail collect --root`,
   );
+}
+
+/** Whether an aitrail zip's collection.json and manifest.jsonl read through its central directory. */
+async function readsWhole(input: string): Promise<boolean> {
+  try {
+    const reader = await openArchive(input);
+    try {
+      const { info, problems } = await readCollection(reader);
+      return info.format === 'aitrail-collection' && !problems.some((p) => /not readable|could not be read/.test(p));
+    } finally {
+      reader.close();
+    }
+  } catch {
+    return false;
+  }
 }

@@ -140,15 +140,18 @@ export async function openCutAitrail(file: string): Promise<ForeignSource> {
 }
 
 /**
- * A damaged aitrail zip whose collection.json and manifest.jsonl are whole: the host, layout and
- * times are theirs, each file keeps the path, hashes and times the collector recorded, and each
+ * A damaged aitrail zip whose manifest.jsonl is whole, and mostly its collection.json too: the
+ * host, layout and times are theirs (else the file name's and the paths'), each file keeps the path, hashes and times the collector recorded, and each
  * member is checked against its recorded SHA-256 (a mismatch is refused, as for any import).
  */
 function survivorSource(file: string, surveyed: Awaited<ReturnType<typeof survey>>, kept: Survivors): ForeignSource {
   const layout = kept.layout ?? surveyed.layout;
+  const named = hostOfName(file);
   const notes = [
     `aitrail: ${file} is an aitrail collection whose end is cut or damaged: ${surveyed.cut?.why ?? 'its central directory does not read'}; ${surveyed.count} members found by their local headers, each checked against its own CRC-32 and size`,
-    `aitrail: its collection.json and manifest.jsonl are whole: the host, the homes and each file's path, hashes and times are the ones the collector recorded, and each member is checked against its recorded SHA-256`,
+    kept.info
+      ? `aitrail: its collection.json and manifest.jsonl are whole: the host, the homes and each file's path, hashes and times are the ones the collector recorded, and each member is checked against its recorded SHA-256`
+      : `aitrail: its manifest.jsonl is whole, its collection.json (written after it) is not: each file's path, home, hashes and times are the ones the collector recorded, each member checked against its recorded SHA-256; the host is ${named ? "the default file name's" : 'not known ("unknown", or give --host)'} and the layout the member paths' (${layout})`,
     ...kept.problems.map((p) => `aitrail: ${p}`),
   ];
   if (kept.unarchived > 0) notes.push(`aitrail: ${kept.unarchived} manifest rows of files the collector did not archive (unreadable, skipped, links) are not carried over; the damaged archive's manifest.jsonl still holds them`);
@@ -158,13 +161,13 @@ function survivorSource(file: string, surveyed: Awaited<ReturnType<typeof survey
   return {
     collector: 'aitrail',
     label: file,
-    host: kept.host,
+    host: kept.host ?? named?.host ?? 'unknown',
     layout,
     hashes: [],
-    started: kept.started,
+    started: kept.started ?? named?.started,
     ended: kept.ended,
     notes,
-    details: { cut_at_byte: surveyed.cut?.at ?? null, members_found: surveyed.count, metadata: 'whole' },
+    details: { cut_at_byte: surveyed.cut?.at ?? null, members_found: surveyed.count, metadata: kept.info ? 'whole' : 'manifest' },
     async *files(): AsyncIterable<ForeignFile> {
       scan = await scanLocalHeaders(file);
       for await (const m of scan.members()) {

@@ -94,6 +94,17 @@ describe('an aitrail zip damaged after its manifest', () => {
     expect(r.summary.mismatched).toBe(0);
   });
 
+  it('cut inside collection.json, written after the manifest: every file as the manifest recorded it, the host from the file name', async () => {
+    const at = whole.indexOf(Buffer.from('collection.json')) - 30;
+    expect(whole.readUInt32LE(at)).toBe(0x04034b50);
+    const r = await importOf(whole.subarray(0, at + 60), 'aitrail-vm9-20261201T043000Z');
+    expect(files(r.rows).map(said).sort()).toEqual(files(reference.rows).map(said).sort());
+    expect(r.info.host).toBe('vm9');
+    expect(r.info.homes).toEqual([{ user: 'seed-copilot', home: HOME }]);
+    expect(r.info.imported_from).toMatchObject({ collector: 'aitrail', metadata: 'manifest', started_utc: '2026-12-01T04:30:00.000Z' });
+    expect(r.summary.source_notes.join('\n')).toMatch(/its manifest\.jsonl is whole, its collection\.json \(written after it\) is not/);
+  });
+
   it('a member whose bytes are not the ones its manifest row hashed is refused, named, and not archived', async () => {
     // The same collection rewritten with one row's recorded SHA-256 changed, then cut in its directory.
     const TAMPERED = 'homes/seed-copilot/.copilot/command-history-state.json';
@@ -128,10 +139,20 @@ it('an aitrail zip that reads is not imported: the message says to analyze it as
 });
 
 describe('readSurvivors', () => {
-  it('takes nothing from a collection.json that is not an aitrail collection, or is missing', async () => {
+  it('takes nothing from a collection.json that is not an aitrail collection, or is missing, without a manifest', async () => {
     expect(await readSurvivors(new Map())).toBeUndefined();
     expect(await readSurvivors(new Map([['collection.json', Buffer.from('{"format":"something-else","host":"h"}')]]))).toBeUndefined();
     expect(await readSurvivors(new Map([['collection.json', Buffer.from('not json')]]))).toBeUndefined();
+  });
+
+  it('takes the manifest alone when collection.json is missing or not one', async () => {
+    const manifest = Buffer.from(reference.rows.map((r) => JSON.stringify(r)).join('\n'));
+    for (const info of [undefined, Buffer.from('{"format":"something-else","host":"h"}')]) {
+      const s = (await readSurvivors(new Map([...(info ? [['collection.json', info] as const] : []), ['manifest.jsonl', manifest]])))!;
+      expect(s.info).toBe(false);
+      expect(s.host).toBeUndefined();
+      expect(s.rows.size).toBe(files(reference.rows).length);
+    }
   });
 
   it('keeps the checked rows of archived files and counts the others; a misfit row is a problem, not a row', async () => {

@@ -7,7 +7,8 @@ import type { Recorded } from './types.js';
 /*
  * An aitrail zip whose end is cut or damaged after its last member (a cut inside the central
  * directory, a directory that does not read) still holds collection.json and manifest.jsonl
- * whole: the host, the layout, every file's path on the target, its hashes and times. Read as
+ * whole: the host, the layout, every file's path on the target, its hashes and times. A cut
+ * inside collection.json, written after the manifest, leaves the manifest alone. Read as
  * `readCollection` reads them, every field checked, they make the import lose nothing the
  * collector recorded of the files it archived.
  */
@@ -18,7 +19,9 @@ const MAX_INFO = 16 * 1024 * 1024;
 
 /** What collection.json and manifest.jsonl of a damaged collection say, as the import uses it. */
 export interface Survivors {
-  host: string;
+  /** Whether collection.json survived too (it comes after manifest.jsonl: a cut can fall between them). */
+  info: boolean;
+  host?: string;
   layout?: Layout;
   started?: string;
   ended?: string;
@@ -30,10 +33,9 @@ export interface Survivors {
   problems: string[];
 }
 
-/** The metadata members' bytes, as the scan found them whole, read through readCollection's checks; undefined without a usable collection.json. */
+/** The metadata members' bytes, as the scan found them whole, read through readCollection's checks; undefined when neither is usable. */
 export async function readSurvivors(bytes: ReadonlyMap<string, Buffer>): Promise<Survivors | undefined> {
-  const info = bytes.get('collection.json');
-  if (!info || info.length > MAX_INFO) return undefined;
+  if ((bytes.get('collection.json')?.length ?? 0) > MAX_INFO) return undefined;
   const members = new Map([...bytes].map(([name, b]) => [name, { size: b.length, compressedSize: b.length }]));
   const reader: ArchiveReader = {
     path: 'the damaged archive',
@@ -49,15 +51,17 @@ export async function readSurvivors(bytes: ReadonlyMap<string, Buffer>): Promise
     close: () => {},
   };
   const { info: c, manifest, problems } = await readCollection(reader);
-  if ((c as Partial<CollectionInfo>).format !== 'aitrail-collection' || typeof c.host !== 'string') return undefined;
+  const info = (c as Partial<CollectionInfo>).format === 'aitrail-collection' && typeof c.host === 'string';
+  if (!info && manifest.length === 0) return undefined;
   const rows = new Map<string, ManifestRow>();
   let unarchived = 0;
   for (const r of manifest) {
     if (r.status === 'collected' && r.archive_path) rows.set(r.archive_path, r);
     else unarchived++;
   }
+  if (!info) return { info, rows, unarchived, problems: problems.filter((p) => !/^collection\.json/.test(p)) };
   const layout = c.layout === 'linux' || c.layout === 'darwin' || c.layout === 'win32' ? c.layout : undefined;
-  return { host: c.host, layout, started: c.started_utc || undefined, ended: c.ended_utc || undefined, rows, unarchived, problems };
+  return { info, host: c.host, layout, started: c.started_utc || undefined, ended: c.ended_utc || undefined, rows, unarchived, problems };
 }
 
 /** What the manifest recorded of one archived file, for the import to check and keep. */

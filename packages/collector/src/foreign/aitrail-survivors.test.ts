@@ -79,7 +79,7 @@ describe('an aitrail zip damaged after its manifest', () => {
       "whose end record's directory offset is one off (its members do not read where the directory says)",
       () => {
         const b = Buffer.from(whole);
-        b[b.length - 22 + 16] ^= 0x01;
+        b.writeUInt32LE(directoryAt(whole) - 1, b.length - 22 + 16);
         return b;
       },
     ],

@@ -96,6 +96,7 @@ describe('an aitrail collection cut short', () => {
     writeFileSync(p, whole.subarray(0, dataStart + Math.floor(whole.readUInt32LE(at + 18) / 2)));
     const imp = await runCli(['import', p, '--out', join(T, 'cut-log-new.zip'), '--json']);
     expect(imp.code, imp.stderr).toBe(0);
+    expect(JSON.parse(imp.stdout).partial).toBe(1);
     const notes = (JSON.parse(imp.stdout).source_notes as string[]).join('\n');
     expect(notes).toMatch(new RegExp(`member ${member} is cut short: .*its first \\d+ bytes are recovered`));
     const row = (await manifestOf(join(T, 'cut-log-new.zip'))).rows.find((r) => r.archive_path === member);

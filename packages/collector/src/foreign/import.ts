@@ -31,6 +31,8 @@ export interface ImportSummary extends CollectSummary {
   source_notes: string[];
   /** Members whose recorded hash did not match: reported as error rows, not parsed. */
   mismatched: number;
+  /** Files imported as their first bytes only: the source was cut inside them. */
+  partial: number;
   /** What the source says of itself (collection.json `imported_from` holds it too). */
   source_details: Record<string, unknown>;
 }
@@ -232,7 +234,8 @@ async function importSource(source: ForeignSource, stage: string, opts: ImportOp
     },
     events,
   );
-  return { ...summary, collector: source.collector, source_notes: notes, mismatched, source_details: source.details };
+  const partial = [...staged.values()].filter((st) => st.partial).length;
+  return { ...summary, collector: source.collector, source_notes: notes, mismatched, partial, source_details: source.details };
 }
 
 /** A row as the target had it: its path there, the source's times, and where it came from. */

@@ -6,6 +6,7 @@ import { misfitField } from './manifest-row.js';
 import type { CollectionInfo, ManifestRow } from './types.js';
 import { type Listing, listAround, listZip } from './zip-listing.js';
 import { startsAsCollection } from './zip-salvage.js';
+import { nestedRoot, underRoot } from './zip-nested.js';
 import { overlappingSpans } from './zip-overlap.js';
 
 export { unsafeMemberName } from './zip-listing.js';
@@ -58,6 +59,8 @@ export async function openArchive(path: string, opts: OpenArchiveOptions = {}): 
     if (!again) throw err;
     listed = again;
   }
+  const root = nestedRoot(listed.members.keys());
+  if (root) listed = underRoot(listed, root);
   const { zip, entries, members, problems, spans } = listed;
   const openMember = async (name: string): Promise<NodeJS.ReadableStream> => {
     const entry = entries.get(name);

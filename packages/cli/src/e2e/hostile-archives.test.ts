@@ -177,8 +177,9 @@ describe('aitrail analyze on hostile archives', () => {
   for (const [name, where] of [
     ['trailing-bytes', /2004 bytes after the zip's end record are not part of the archive/],
     ['leading-bytes', /4096 bytes before the zip's first member are not part of the archive/],
+    ['rezipped', /the collection lies in the folder "aitrail-sean-20261201T043000Z\/" of this zip: it was unpacked and zipped again/],
   ] as const) {
-    it(`${name}: analyzes the zip the file holds, as unzip does, and reports the extra bytes (integrity not ok, verify exit 1)`, async () => {
+    it(`${name}: analyzes the collection the file holds, as unzip reads it, and reports what is not as aitrail wrote it (integrity not ok, verify exit 1)`, async () => {
       const a = await analyzeCase(name);
       expect(a.code, a.stderr).toBe(0);
       expectClean(a);

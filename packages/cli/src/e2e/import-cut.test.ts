@@ -151,6 +151,19 @@ describe('an aitrail collection cut short', () => {
     expect(readFileSync(join(T, 'offset', 'timeline.jsonl'))).toEqual(readFileSync(join(wholeOut, 'timeline.jsonl')));
   });
 
+  it("the collector's own .partial of a killed run: analyze names aitrail import, which takes it and the host its name gives", async () => {
+    const p = join(T, 'aitrail-vm8-20261201T043000Z.zip.partial');
+    writeFileSync(p, whole.subarray(0, Math.floor(whole.indexOf(Buffer.from('manifest.jsonl')) * 0.7)));
+    const r = await runCli(['analyze', p, '--out', join(T, 'refused-partial')]);
+    expect(unwrapOclif(r.stderr)).toContain(`aitrail import ${p} --out <new.zip>`);
+    const imp = await runCli(['import', p, '--out', join(T, 'partial-new.zip')]);
+    expect(imp.code, imp.stderr).toBe(0);
+    expect(stackTraceLines(imp.stderr)).toEqual([]);
+    const a = await runCli(['analyze', join(T, 'partial-new.zip'), '--out', join(T, 'partial')]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(T, 'partial', 'inventory.json'), 'utf8')).collections[0].host).toBe('vm8');
+  });
+
   it('cut inside a member: the members before it are recovered, the rest are said to be lost', async () => {
     // Halfway through the archive's data: the cut falls inside some member.
     const p = join(T, 'aitrail-vm7-20261201T043000Z.zip');

@@ -14,9 +14,10 @@ import type { ForeignFile, ForeignSource } from './types.js';
  * survived is analyzed, and the new archive says what was lost.
  */
 
-/** The host an archive's default name gives (`aitrail-<host>-<YYYYMMDDTHHMMSSZ>.zip`), if it has one. */
+/** The host an archive's default name gives (`aitrail-<host>-<YYYYMMDDTHHMMSSZ>.zip`, or `.zip.partial`), if it has one. */
 function hostOfName(file: string): { host: string; started?: string } | undefined {
-  const m = /^aitrail-(.+)-(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z\.zip$/i.exec(path.basename(file));
+  // `.partial`: the name the collector writes to until the archive is complete.
+  const m = /^aitrail-(.+)-(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z\.zip(?:\.partial)?$/i.exec(path.basename(file));
   return m ? { host: m[1], started: `${m[2]}-${m[3]}-${m[4]}T${m[5]}:${m[6]}:${m[7]}.000Z` } : undefined;
 }
 

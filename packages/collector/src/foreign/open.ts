@@ -25,7 +25,8 @@ export async function openForeign(input: string): Promise<ForeignSource> {
   if (st.isFile() && /\.(tar\.gz|tgz|tar)$/i.test(input)) return openUacTar(input, input);
   let tree: FileTree;
   if (st.isDirectory()) tree = await openDirTree(input);
-  else if (st.isFile() && /\.zip$/i.test(input)) {
+  // A collection cut short is often the collector's own `<out>.partial`, left by a run that was killed.
+  else if (st.isFile() && (/\.zip$/i.test(input) || startsAsCollection(input))) {
     try {
       tree = await openZipTree(input);
     } catch (err) {

@@ -157,7 +157,8 @@ export async function analyze(opts: AnalyzeOptions, ev: AnalyzeEvents = {}): Pro
       for (const p of src.problems) ev.warn?.(`${path}: ${p}`);
       // A salvaged collection is evidence with parts missing: said once here, the details in inventory.json.
       const from = src.info.imported_from as { collector?: unknown; metadata?: unknown } | undefined;
-      if (from?.collector === 'aitrail' && (from.metadata === 'whole' || from.metadata === 'manifest')) {
+      // `metadata` is set when its collection.json or manifest.jsonl survived (aitrail-cut.ts).
+      if (from?.collector === 'aitrail' && from.metadata) {
         ev.warn?.(`${path}: made by aitrail import from an aitrail collection damaged after its manifest: its files with the paths, hashes and times that manifest recorded, each hash checked (inventory.json collections[].imported_from.notes)`);
       } else if (from?.collector === 'aitrail') {
         ev.warn?.(`${path}: made by aitrail import from an aitrail collection cut short: only the members before the cut are here (the one it fell in, in part), without the hashes, times and home paths its lost collection.json and manifest held (inventory.json collections[].imported_from.notes)`);

@@ -59,8 +59,7 @@ export async function openArchive(path: string, opts: OpenArchiveOptions = {}): 
     if (!again) throw err;
     listed = again;
   }
-  // Looked for only when the root lacks them: every thread of an analysis opens the archive.
-  const root = listed.members.has('collection.json') || listed.members.has('manifest.jsonl') ? undefined : nestedRoot(listed.members.keys());
+  const root = nestedRoot(listed.members);
   if (root) listed = underRoot(listed, root);
   const { zip, entries, members, problems, spans } = listed;
   const openMember = async (name: string): Promise<NodeJS.ReadableStream> => {

@@ -14,6 +14,6 @@ describe('nestedRoot', () => {
     ['only a __MACOSX copy', ['__MACOSX/collection.json', '__MACOSX/manifest.jsonl'], undefined],
     ['a root manifest beside a folder', ['manifest.jsonl', 'f/collection.json', 'f/manifest.jsonl'], undefined],
   ])('%s', (_what, names, root) => {
-    expect(nestedRoot(names)).toBe(root);
+    expect(nestedRoot(new Map(names.map((n) => [n, null])))).toBe(root);
   });
 });

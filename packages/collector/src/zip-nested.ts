@@ -12,10 +12,10 @@ import type { Listing } from './zip-listing.js';
 const NAMED_OUTSIDE = 5;
 
 /** The one top folder holding collection.json and manifest.jsonl, when the zip's root holds neither. */
-export function nestedRoot(names: Iterable<string>): string | undefined {
-  const all = new Set(names);
+export function nestedRoot(all: ReadonlyMap<string, unknown>): string | undefined {
+  // Checked first and cheaply: every thread of an analysis opens the archive.
   if (all.has('collection.json') || all.has('manifest.jsonl')) return undefined;
-  const roots = [...all].filter((n) => /^[^/]+\/collection\.json$/.test(n) && !n.startsWith('__MACOSX/')).map((n) => n.slice(0, -'collection.json'.length));
+  const roots = [...all.keys()].filter((n) => /^[^/]+\/collection\.json$/.test(n) && !n.startsWith('__MACOSX/')).map((n) => n.slice(0, -'collection.json'.length));
   return roots.length === 1 && all.has(`${roots[0]}manifest.jsonl`) ? roots[0] : undefined;
 }
 

@@ -71,7 +71,7 @@ export class ImportCommand extends Command {
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       return;
     }
-    const salvaged = summary.source_details.metadata === 'whole' || summary.source_details.metadata === 'manifest' ? 'imported: an aitrail collection damaged after its manifest, as that manifest recorded it' : `imported: the whole members of an aitrail collection cut short${summary.partial > 0 ? ', and the first bytes of the one the cut fell in' : ''}`;
+    const salvaged = summary.source_details.metadata ? 'imported: an aitrail collection damaged after its manifest, as that manifest recorded it' : `imported: the whole members of an aitrail collection cut short${summary.partial > 0 ? ', and the first bytes of the one the cut fell in' : ''}`;
     const head = [summary.collector === 'aitrail' ? salvaged : `imported: a ${summary.collector} collection`];
     for (const n of summary.source_notes) head.push(`source: ${n}`);
     if (summary.mismatched > 0) head.push(`${summary.mismatched} files do not match the hash their collector recorded: error rows, not parsed`);

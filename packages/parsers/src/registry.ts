@@ -15,6 +15,7 @@ import { openCodePlugin } from './agents/opencode/index.js';
 import { qwenCodePlugin } from './agents/qwen-code/index.js';
 import { rooCodePlugin } from './agents/roo-code/index.js';
 import { cursorPlugin } from './agents/cursor/index.js';
+import { zedPlugin } from './agents/zed/index.js';
 
 /**
  * The built-in agents, registered explicitly (no discovery by folder): the conventions test
@@ -37,4 +38,5 @@ export const builtInPlugins: readonly AgentPlugin[] = [
   kiloCodePlugin,
   continuePlugin,
   aiderPlugin,
+  zedPlugin,
 ];

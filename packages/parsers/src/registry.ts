@@ -16,6 +16,7 @@ import { qwenCodePlugin } from './agents/qwen-code/index.js';
 import { rooCodePlugin } from './agents/roo-code/index.js';
 import { cursorPlugin } from './agents/cursor/index.js';
 import { zedPlugin } from './agents/zed/index.js';
+import { lettaCodePlugin } from './agents/letta-code/index.js';
 
 /**
  * The built-in agents, registered explicitly (no discovery by folder): the conventions test
@@ -39,4 +40,5 @@ export const builtInPlugins: readonly AgentPlugin[] = [
   continuePlugin,
   aiderPlugin,
   zedPlugin,
+  lettaCodePlugin,
 ];

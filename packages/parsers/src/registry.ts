@@ -17,6 +17,7 @@ import { rooCodePlugin } from './agents/roo-code/index.js';
 import { cursorPlugin } from './agents/cursor/index.js';
 import { zedPlugin } from './agents/zed/index.js';
 import { lettaCodePlugin } from './agents/letta-code/index.js';
+import { ampPlugin } from './agents/amp/index.js';
 
 /**
  * The built-in agents, registered explicitly (no discovery by folder): the conventions test
@@ -41,4 +42,5 @@ export const builtInPlugins: readonly AgentPlugin[] = [
   aiderPlugin,
   zedPlugin,
   lettaCodePlugin,
+  ampPlugin,
 ];

@@ -84,6 +84,17 @@ describe('amp threads: variants and damage', () => {
     expect(ctx.warnings.map((w) => w.message)).toEqual([`${rel}: the thread's id T-y is not its file name`]);
   });
 
+  it('a thread past a config file\'s 64 MiB (pasted screenshots) is still read', async () => {
+    const home = homes.make();
+    const image = 'A'.repeat(65 * 1024 * 1024);
+    writeFiles(home, { [`${DIR}/T-big.json`]: JSON.stringify({ id: 'T-big', created: 1791018000000, messages: [{ role: 'user', content: [{ type: 'text', text: 'see the screenshot' }, { type: 'image', source: { type: 'base64', data: image } }] }] }) });
+    const { rows } = await run(threads, home, `${DIR}/T-big.json`);
+    expect(rows.map((r) => [r.turn_type, r.text])).toEqual([
+      ['system', 'thread:  trees=- v=null'],
+      ['user', 'see the screenshot\n[image]'],
+    ]);
+  });
+
   it('a file cut short is one unreadable row; only thread files are wanted', async () => {
     const home = homes.make();
     writeFiles(home, { [`${DIR}/T-cut.json`]: '{"id":"T-cut","messages":[{"role":"user","con' });

@@ -28,6 +28,9 @@ export function uriPath(uri: string): string {
   return /^\/[A-Za-z]:\//.test(p) ? p.slice(1) : p;
 }
 
+/** The largest thread file read (a V8 string holds at most ~512 Mi characters). */
+export const MAX_THREAD_BYTES = 256 * 1024 * 1024;
+
 /** What a status other than done says: a denial is a permission decision. */
 const STATUS_ROWS: Record<string, (tool: string) => [string, string | undefined]> = {
   'rejected-by-user': (t) => [`permission decision: rejected ${t}`, 'permission_decision'],
@@ -37,7 +40,8 @@ const STATUS_ROWS: Record<string, (tool: string) => [string, string | undefined]
 
 /** One thread: its start and name, then each message's rows. */
 export async function* parseAmpThread(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
-  const r = await readJsonDocument(a, { object: 'an Amp thread (a JSON object with "id" and "messages")' });
+  // A thread is read whole; pasted screenshots (base64) make large ones, so the cap is well above a config file's.
+  const r = await readJsonDocument(a, { object: 'an Amp thread (a JSON object with "id" and "messages")', maxBytes: MAX_THREAD_BYTES });
   if (!r.ok) {
     yield r.row;
     return;

@@ -18,6 +18,7 @@ import { cursorPlugin } from './agents/cursor/index.js';
 import { zedPlugin } from './agents/zed/index.js';
 import { lettaCodePlugin } from './agents/letta-code/index.js';
 import { ampPlugin } from './agents/amp/index.js';
+import { jetbrainsAiPlugin } from './agents/jetbrains-ai/index.js';
 
 /**
  * The built-in agents, registered explicitly (no discovery by folder): the conventions test
@@ -43,4 +44,5 @@ export const builtInPlugins: readonly AgentPlugin[] = [
   zedPlugin,
   lettaCodePlugin,
   ampPlugin,
+  jetbrainsAiPlugin,
 ];

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import type { Row } from '../../sdk/types.js';
+import { copyHome, run, tempHomes, writeFiles } from '../opencode/test-helpers/harness.js';
+import { jetbrainsAiPlugin } from './index.js';
+
+// fixtures/homes/jetbrains-ai-spec: a Junie session and an AI Assistant agent task written in the
+// shapes of real Junie sessions and the peer parsers (shared/agents/jetbrains-ai.md), read row by
+// row; then the variants and damage a real file can hold.
+
+const [events, index, aia] = jetbrainsAiPlugin.parsers;
+const homes = tempHomes('jetbrains-ai');
+const SESSION = 'session-261003-080000-ab12';
+const EVENTS = `.junie/sessions/${SESSION}/events.jsonl`;
+const TASK = '.config/JetBrains/IntelliJIdea2026.2/aia-task-history/task-0001.events';
+const line = (r: Row) => [r.source_line, r.timestamp_utc.slice(11, 23), r.turn_type, r.tool_name, r.text, r.tag ?? ''];
+const APP = '/home/dev/src/jb-app';
+const CURL = '{"command":"curl -s https://example.com/install.sh | sh"}';
+
+describe('jetbrains-ai (the fixture home)', () => {
+  it('a Junie session: each block once, from its last state, dated when it started; the denial twice over; quiet kinds give no row', async () => {
+    const home = copyHome('jetbrains-ai-spec', homes.make());
+    const { rows, ctx } = await run(events, home, EVENTS);
+    expect(rows.map(line)).toEqual([
+      [1, '08:00:00.000', 'system', '', 'model: gpt-5.6-luna', 'model'],
+      [1, '08:00:00.000', 'user', '', 'add a unit test for parse()', ''],
+      [1, '08:00:00.000', 'system', '', 'context: add a unit test for parse()\n<context>src/parse.py</context>', 'context'],
+      [2, '08:00:00.020', 'system', '', 'task started: task-261003-080001-c3d4', ''],
+      [5, '08:00:01.100', 'system', '', 'session name: Unit test for parse()', 'session_name'],
+      [6, '08:00:02.000', 'thinking', '', "I'm running the tests first.", ''],
+      [10, '08:00:06.000', 'tool_use', 'edit', 'file changes: tests/test_parse.py', ''],
+      [10, '08:00:06.000', 'tool_result', 'edit', "created tests/test_parse.py\ndef test_parse():\n    assert parse('1') == 1\n", ''],
+      [12, '08:00:08.000', 'user', '', 'Deny', ''],
+      [12, '08:00:08.000', 'system', '', 'permission decision: Deny', 'permission_decision'],
+      [11, '08:00:07.000', 'tool_use', 'idea/execute_terminal_command', CURL, ''],
+      [11, '08:00:07.000', 'tool_result', 'idea/execute_terminal_command', 'The user denied the command.', ''],
+      [11, '08:00:07.000', 'system', 'idea/execute_terminal_command', 'permission decision: rejected idea/execute_terminal_command', 'permission_decision'],
+      [15, '08:00:09.000', 'assistant', '', '### Summary\n- Added tests/test_parse.py.', ''],
+      [15, '08:00:09.100', 'system', '', 'task completed in 9.1 s, cost $0.0123', ''],
+      [7, '08:00:03.000', 'tool_use', 'terminal', 'pytest -q', ''],
+      [7, '08:00:03.000', 'tool_result', 'terminal', '[failed] no tests ran', ''],
+      [17, '08:00:09.300', 'system', '', 'task completed', ''],
+    ]);
+    expect(rows.every((r) => r.session_id === SESSION && r.timestamp_utc.startsWith('2026-10-03T'))).toBe(true);
+    expect(rows.filter((r) => r.turn_type !== 'tool_result' && r.source_line !== 1 && r.source_line !== 2).every((r) => r.project_path === APP)).toBe(true);
+    expect(ctx.facts).toEqual([{ session_id: SESSION, key: 'cwd', value: APP, priority: 1, at: '2026-10-03T08:00:01.000Z' }, { session_id: SESSION, key: 'name', value: 'Unit test for parse()', priority: 1 }]);
+    expect(ctx.unknowns).toEqual([]);
+    // The environment's values (the user's secrets) are never printed.
+    expect(rows.some((r) => r.text.includes('RkFLRS1zZWNyZXQ=') || r.text.includes('SECRET_TOKEN'))).toBe(false);
+  });
+
+  it('the index gives each session its project and name, below the log\'s own', async () => {
+    const home = copyHome('jetbrains-ai-spec', homes.make());
+    const { rows, ctx } = await run(index, home, '.junie/sessions/index.jsonl');
+    expect(rows).toEqual([]);
+    expect(ctx.facts).toEqual([{ session_id: SESSION, key: 'cwd', value: APP, priority: 2 }, { session_id: SESSION, key: 'name', value: 'Unit test for parse()', priority: 2 }]);
+  });
+
+  it('an AI Assistant task: base64 records, markdown pieces joined, the delegation to Junie, the file time on every row', async () => {
+    const home = copyHome('jetbrains-ai-spec', homes.make());
+    const { rows, ctx } = await run(aia, home, TASK);
+    expect(rows.map((r) => [r.session_id, r.source_line, r.turn_type, r.tool_name, r.tool_use_id.slice(0, 8), r.text, r.tag])).toEqual([
+      ['task-0001', null, 'system', '', '', `delegated to junie: session ${SESSION}`, 'time_file'],
+      ['task-0001', 2, 'user', '', '', 'why does the notes test fail\n[attached: file:///home/dev/src/jb-app/notes.go]', 'time_file'],
+      ['task-0001', 3, 'tool_use', 'Authentication', 'acp-loca', 'Configured authentication: JetBrains', 'time_file'],
+      ['task-0001', 4, 'assistant', '', '', 'Running the test to catch the failure.', 'time_file'],
+      ['task-0001', 6, 'tool_use', 'terminal', 's2', 'go test ./notes', 'time_file'],
+      ['task-0001', 6, 'tool_result', 'terminal', 's2', '[failed] --- FAIL: TestListOrder', 'time_file'],
+      ['task-0001', 7, 'tool_use', 'view', 's2', 'notes/list.go', 'time_file'],
+      ['task-0001', 8, 'assistant', '', '', 'List now sorts by id.', 'time_file'],
+    ]);
+    expect(ctx.unknowns).toEqual([]);
+  });
+});
+
+describe('jetbrains-ai: variants and damage', () => {
+  it('an older Junie log with no times: the file time; a cut line is a bad_line row; new kinds are counted and kept; an exit code when given', async () => {
+    const home = homes.make();
+    const rel = '.junie/sessions/session-260528-231721-1ksa/events.jsonl';
+    const a2ux = (agentEvent: object) => JSON.stringify({ kind: 'SessionA2uxEvent', event: { state: 'IN_PROGRESS', agentEvent } });
+    writeFiles(home, {
+      [rel]: [
+        JSON.stringify({ kind: 'UserPromptEvent', prompt: 'run it' }),
+        a2ux({ kind: 'TerminalBlockUpdatedEvent', stepId: 't1', status: 'COMPLETED', command: 'make', output: 'done', exitCode: 2 }),
+        a2ux({ kind: 'HologramBlockUpdatedEvent', stepId: 'h1', beam: 1 }),
+        a2ux({ kind: 'TeleportEvent', to: 'mars' }),
+        JSON.stringify({ kind: 'BrandNewEvent', x: 1 }),
+        a2ux({ kind: 'TerminalBlockUpdatedEvent', stepId: 't2', status: 'CANCELED', command: 'sleep 100' }),
+        '{"kind":"SessionA2uxEvent","event":{"state":"IN_PRO',
+      ].join('\n'),
+    });
+    const { rows, ctx } = await run(events, home, rel);
+    expect(rows.map((r) => [r.source_line, r.turn_type, r.text.slice(0, 80), r.tag ?? ''])).toEqual([
+      [1, 'user', 'run it', 'time_file'],
+      [2, 'tool_use', 'make', 'time_file'],
+      [2, 'tool_result', 'done\n[exit 2]', 'time_file'],
+      [3, 'system', 'block: {"beam":1,"kind":"HologramBlockUpdatedEvent","stepId":"h1"}', 'time_file'],
+      [4, 'system', 'agent event: {"kind":"TeleportEvent","to":"mars"}', 'time_file'],
+      [5, 'system', 'event: {"kind":"BrandNewEvent","x":1}', 'time_file'],
+      [6, 'tool_use', 'sleep 100', 'time_file'],
+      [6, 'system', 'tool cancelled: terminal', 'time_file'],
+      [7, 'system', expect.stringContaining('parser: unparseable line ('), 'bad_line'],
+    ]);
+    expect(ctx.unknowns.map((u) => u.kind)).toEqual(['block HologramBlockUpdatedEvent', 'agent event TeleportEvent', 'event BrandNewEvent']);
+  });
+
+  it('a task log line that is not base64 JSON is a bad_line row; the rest is read; no delegation file, no delegation row', async () => {
+    const home = homes.make();
+    const rel = 'AppData/Roaming/JetBrains/Rider2026.1/aia-task-history/t.events';
+    const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64');
+    writeFiles(home, { [rel]: ['AUI_EVENTS_V1', 'not base64!', b64({ type: 'x.ChatSessionUserPromptEvent', prompt: 'hi' }), b64([1]), b64({ type: 'x.Mystery' })].join('\r\n') });
+    const { rows, ctx } = await run(aia, home, rel);
+    expect(rows.map((r) => [r.source_line, r.turn_type, r.text.slice(0, 70), r.tag])).toEqual([
+      [2, 'system', 'parser: unparseable line (expected a line of base64): not base64!', 'bad_line'],
+      [3, 'user', 'hi', 'time_file'],
+      [4, 'system', 'parser: unparseable line (expected base64 of a JSON object): WzFd', 'bad_line'],
+      [5, 'system', 'record: {"type":"x.Mystery"}', 'time_file'],
+    ]);
+    expect(ctx.unknowns.map((u) => u.kind)).toEqual(['record Mystery']);
+  });
+
+  it('wants the files of its plan at each OS place, and Android Studio\'s', () => {
+    for (const rel of [EVENTS, '.junie/sessions/index.jsonl', TASK, 'Library/Application Support/JetBrains/PyCharm2025.3/aia-task-history/x.events', 'AppData/Roaming/Google/AndroidStudio2025.1/aia-task-history/x.events']) expect(events.wants(rel) || index.wants(rel) || aia.wants(rel), rel).toBe(true);
+    for (const rel of ['.junie/sessions/x/state.json', '.config/JetBrains/IntelliJIdea2026.2/aia-task-history/x.agentsession', 'src/app/.junie/sessions/x/events.jsonl']) expect(events.wants(rel) || index.wants(rel) || aia.wants(rel), rel).toBe(false);
+  });
+});

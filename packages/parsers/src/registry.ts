@@ -19,6 +19,7 @@ import { zedPlugin } from './agents/zed/index.js';
 import { lettaCodePlugin } from './agents/letta-code/index.js';
 import { ampPlugin } from './agents/amp/index.js';
 import { jetbrainsAiPlugin } from './agents/jetbrains-ai/index.js';
+import { windsurfPlugin } from './agents/windsurf/index.js';
 
 /**
  * The built-in agents, registered explicitly (no discovery by folder): the conventions test
@@ -45,4 +46,5 @@ export const builtInPlugins: readonly AgentPlugin[] = [
   lettaCodePlugin,
   ampPlugin,
   jetbrainsAiPlugin,
+  windsurfPlugin,
 ];

@@ -1,0 +1,63 @@
+/**
+ * Windsurf (Cascade): its conversations are encrypted at rest (`cascade/<uuid>.pb`, three peers
+ * agree: no readable strings), so its timeline is an inventory: one row per encrypted store, by
+ * its name, size and time, never its bytes; and the Markdown Cascade and the user leave in the
+ * clear: a conversation's plan (`brain/<uuid>/plan.md`), the global rules and workflows.
+ */
+import { readSmall } from '../../sdk/small-file.js';
+import { makeRow, unreadableRow } from '../../sdk/row.js';
+import { decodeText } from '../../sdk/text-encoding.js';
+import type { AgentPlugin, Artifact, Parser, Row } from '../../sdk/types.js';
+
+const HOME = String.raw`\.codeium/windsurf(?:-next)?`;
+const PATHS = {
+  encrypted: new RegExp(`^${HOME}/(cascade|implicit|memories|chat_state)/([^/]+)\\.pb$`),
+  plan: new RegExp(`^${HOME}/brain/([^/]+)/plan\\.md$`),
+  rules: new RegExp(`^${HOME}/(?:memories/global_rules\\.md|global_workflows/[^/]+\\.md)$`),
+};
+
+const at = (a: Artifact): Partial<Row> => (a.mtime ? { timestamp_utc: a.mtime, tag: 'time_file' } : {});
+
+/** One row for an encrypted store: what it is, its size and time (the file's mtime). */
+async function* parseEncrypted(a: Artifact): AsyncGenerator<Row> {
+  const [, store, name] = PATHS.encrypted.exec(a.rel) ?? [];
+  const what = store === 'cascade' ? `cascade conversation ${name}` : `windsurf ${store.replace('_', ' ')} ${name}`;
+  yield makeRow('system', `${what}: encrypted, ${a.size} bytes (its content cannot be read)`, { session_id: store === 'cascade' ? name : '', source_line: null, ...at(a) });
+}
+
+async function text(a: Artifact): Promise<{ ok: true; text: string } | { ok: false; row: Row }> {
+  try {
+    const r = await readSmall(a.stream(), 16 * 1024 * 1024);
+    return r.ok ? { ok: true, text: decodeText(r.buffer) } : { ok: false, row: unreadableRow(r.reason, at(a)) };
+  } catch (e) {
+    return { ok: false, row: unreadableRow(`could not read the file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, at(a)) };
+  }
+}
+
+/** A conversation's plan, in its session (the folder's uuid is the conversation's). */
+async function* parsePlan(a: Artifact): AsyncGenerator<Row> {
+  const r = await text(a);
+  if (!r.ok) return yield r.row;
+  yield makeRow('assistant', `plan:\n${r.text}`, { session_id: PATHS.plan.exec(a.rel)?.[1] ?? '', source_line: null, ...at(a) });
+}
+
+/** The global rules or a workflow: instructions every conversation is given. */
+async function* parseRules(a: Artifact): AsyncGenerator<Row> {
+  const r = await text(a);
+  if (!r.ok) return yield r.row;
+  yield makeRow('system', `${a.rel.includes('/global_workflows/') ? 'workflow' : 'global rules'} (${a.rel.split('/').pop()}):\n${r.text}`, { source_line: null, ...at(a), tag: 'rules' });
+}
+
+function wsParser(name: string, patterns: string[], re: RegExp, parse: Parser['parse']): Parser {
+  return { agent: 'windsurf', name, patterns, wants: (rel) => re.test(rel), secondary: () => false, secondaryToleranceSeconds: () => 0, recordsSync: false, parse };
+}
+
+/** Windsurf: its encrypted conversation stores as an inventory, and its plans, rules and workflows. */
+export const windsurfPlugin: AgentPlugin = {
+  agent: 'windsurf',
+  parsers: [
+    wsParser('encrypted-stores', ['~/.codeium/windsurf/{cascade,implicit,memories,chat_state}/*.pb'], PATHS.encrypted, parseEncrypted),
+    wsParser('plans', ['~/.codeium/windsurf/brain/<uuid>/plan.md'], PATHS.plan, parsePlan),
+    wsParser('rules', ['~/.codeium/windsurf/memories/global_rules.md', '~/.codeium/windsurf/global_workflows/*.md'], PATHS.rules, parseRules),
+  ],
+};

@@ -25,16 +25,18 @@ describe('jetbrains-ai: collect and analyze the fixture home', () => {
     expect(analyze.code, analyze.stderr).toBe(0);
     expect(stackTraceLines(analyze.stderr)).toEqual([]);
     const sessions = readJsonl<R>(join(T, 'out/sessions.jsonl')).filter((s) => s.agent === 'jetbrains-ai');
-    expect(sessions.map((s) => s.session_id).sort()).toEqual([SESSION, 'task-0001']);
+    expect(sessions.map((s) => s.session_id).sort()).toEqual(['chat-0001', SESSION, 'task-0001']);
     expect(sessions.find((s) => s.session_id === SESSION)).toEqual(expect.objectContaining({ name: 'Unit test for parse()', project_path: '/home/dev/src/jb-app', models: ['gpt-5.6-luna'], tools: ['edit', 'idea/execute_terminal_command', 'terminal'], permission_decisions: { Deny: 1, rejected: 1 } }));
     const tl = readJsonl<R>(join(T, 'out/timeline.jsonl'));
-    expect(tl.filter((r) => r.session_id === 'task-0001' && r.turn_type === 'system').map((r) => r.text)).toEqual([`delegated to junie: session ${SESSION}`]);
+    // The agent chat (workspace XML) and its task log are one session: its title from the chat, the delegation from the log.
+    expect(sessions.find((s) => s.session_id === 'task-0001')?.name).toBe('Notes test');
+    expect(tl.filter((r) => r.session_id === 'task-0001' && r.turn_type === 'system' && String(r.text).startsWith('delegated')).map((r) => r.text)).toEqual([`delegated to junie: session ${SESSION}`]);
   });
 
   it('no secret value reaches an output', () => {
     const out = ['timeline.jsonl', 'timeline.csv', 'sessions.jsonl', 'inventory.json'].map((n) => readFileSync(join(T, 'out', n), 'utf8')).join('\n');
     for (const s of ['RkFLRS1zZWNyZXQ=', 'FAKE-secret']) expect(out.includes(s), s).toBe(false);
     const inv = JSON.parse(readFileSync(join(T, 'out/inventory.json'), 'utf8')) as { homes: { agents: R[] }[] };
-    expect(inv.homes[0].agents.find((a) => a.agent === 'jetbrains-ai')).toEqual(expect.objectContaining({ sessions: 2, unknown_records: {} }));
+    expect(inv.homes[0].agents.find((a) => a.agent === 'jetbrains-ai')).toEqual(expect.objectContaining({ sessions: 3, unknown_records: {} }));
   });
 });

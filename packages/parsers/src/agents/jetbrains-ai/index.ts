@@ -2,24 +2,27 @@ import type { AgentPlugin, Parser } from '../../sdk/types.js';
 import { parseAiaEvents } from './aia-events.js';
 import { parseJunieEvents } from './junie-events.js';
 import { parseJunieIndex } from './junie-index.js';
+import { parseWorkspaceChats } from './workspace-chats.js';
 
 /** Junie's home ($JUNIE_HOME maps to it) and the IDEs' config folders per OS (JetBrains, and Google's Android Studio). */
 const PATHS = {
   junieEvents: /^\.junie\/sessions\/[^/]+\/events\.jsonl$/,
   junieIndex: /^\.junie\/sessions\/index\.jsonl$/,
   aia: /^(?:AppData\/Roaming|Library\/Application Support|\.config)\/(?:JetBrains|Google)\/[^/]+\/aia-task-history\/[^/]+\.events$/,
+  workspace: /^(?:AppData\/Roaming|Library\/Application Support|\.config)\/(?:JetBrains|Google)\/[^/]+\/workspace\/[^/]+\.xml$/,
 };
 
 function jbParser(name: string, patterns: string[], re: RegExp, parse: Parser['parse']): Parser {
   return { agent: 'jetbrains-ai', name, patterns, wants: (rel) => re.test(rel), secondary: () => false, secondaryToleranceSeconds: () => 0, recordsSync: false, parse };
 }
 
-/** JetBrains AI: Junie's session logs and index, and AI Assistant's agent task logs (aia-task-history). Chats in the workspace XML are not parsed. */
+/** JetBrains AI: Junie's session logs and index, AI Assistant's agent task logs (aia-task-history) and its chats (the workspace XML). */
 export const jetbrainsAiPlugin: AgentPlugin = {
   agent: 'jetbrains-ai',
   parsers: [
     jbParser('junie-events', ['~/.junie/sessions/<id>/events.jsonl'], PATHS.junieEvents, parseJunieEvents),
     jbParser('junie-index', ['~/.junie/sessions/index.jsonl'], PATHS.junieIndex, parseJunieIndex),
     jbParser('aia-task-history', ['<IDE config>/<Product><version>/aia-task-history/<uid>.events'], PATHS.aia, parseAiaEvents),
+    jbParser('workspace-chats', ['<IDE config>/<Product><version>/workspace/<id>.xml (ChatSessionStateTemp)'], PATHS.workspace, parseWorkspaceChats),
   ],
 };

@@ -1,13 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Row } from '../../sdk/types.js';
-import { copyHome, run, tempHomes, writeFiles } from '../opencode/test-helpers/harness.js';
+import { copyHome, HOMES, run, tempHomes, writeFiles } from '../opencode/test-helpers/harness.js';
 import { jetbrainsAiPlugin } from './index.js';
 
 // fixtures/homes/jetbrains-ai-spec: a Junie session and an AI Assistant agent task written in the
 // shapes of real Junie sessions and the peer parsers (shared/agents/jetbrains-ai.md), read row by
 // row; then the variants and damage a real file can hold.
 
-const [events, index, aia] = jetbrainsAiPlugin.parsers;
+const [events, index, aia, chats] = jetbrainsAiPlugin.parsers;
 const homes = tempHomes('jetbrains-ai');
 const SESSION = 'session-261003-080000-ab12';
 const EVENTS = `.junie/sessions/${SESSION}/events.jsonl`;
@@ -69,6 +71,39 @@ describe('jetbrains-ai (the fixture home)', () => {
       ['task-0001', 8, 'assistant', '', '', 'List now sorts by id.', 'time_file'],
     ]);
     expect(ctx.unknowns).toEqual([]);
+  });
+});
+
+describe('jetbrains-ai: AI Assistant chats (workspace XML)', () => {
+  const WS = '.config/JetBrains/IntelliJIdea2026.2/workspace/2vQx9ZfJkFq0aBcDeFgHiJkLmNo.xml';
+  it('each chat a session at its start time: title, model, prompts (the text sent, when it differs, as context), replies; an agent chat keeps only its prompt and joins its task log', async () => {
+    const home = copyHome('jetbrains-ai-spec', homes.make());
+    const { rows, ctx } = await run(chats, home, WS);
+    expect(rows.map((r) => [r.session_id, r.source_line, r.timestamp_utc, r.turn_type, r.model, r.text, r.tag ?? ''])).toEqual([
+      ['chat-0001', null, '2026-10-03T09:00:00.000Z', 'system', '', 'chat: Explain the retry loop model=openai-gpt-4o product=IntelliJIdea2026.2 modified=2026-10-03T09:05:00.000Z', 'session_start'],
+      ['chat-0001', null, '2026-10-03T09:00:00.000Z', 'system', '', 'session name: Explain the retry loop', 'session_name'],
+      ['chat-0001', null, '2026-10-03T09:00:00.000Z', 'system', 'openai-gpt-4o', 'model: openai-gpt-4o', 'model'],
+      ['chat-0001', 1, '2026-10-03T09:00:00.000Z', 'user', '', 'Why does the retry loop never stop?', 'time_session'],
+      ['chat-0001', 1, '2026-10-03T09:00:00.000Z', 'system', '', 'context: Why does the retry loop never stop?\n\n<llm-snippet-file>retry.go</llm-snippet-file>', 'context'],
+      ['chat-0001', 2, '2026-10-03T09:00:00.000Z', 'assistant', 'openai-gpt-4o', 'The counter is reset inside the loop:\nmove "i := 0" above it.', 'time_session'],
+      ['task-0001', null, '2026-10-04T09:00:00.000Z', 'system', '', 'chat: Notes test model=agent_acp.registry.junie product=IntelliJIdea2026.2 modified=2026-10-04T09:01:40.000Z', 'session_start'],
+      ['task-0001', null, '2026-10-04T09:00:00.000Z', 'system', '', 'session name: Notes test', 'session_name'],
+      ['task-0001', null, '2026-10-04T09:00:00.000Z', 'system', 'agent_acp.registry.junie', 'model: agent_acp.registry.junie', 'model'],
+      ['task-0001', 1, '2026-10-04T09:00:00.000Z', 'user', '', 'why does the notes test fail', 'time_session'],
+    ]);
+    expect(ctx.warnings).toEqual([]);
+    expect(ctx.facts).toEqual(expect.arrayContaining([{ session_id: 'chat-0001', key: 'client', value: 'IntelliJIdea2026.2', priority: 2 }]));
+  });
+
+  it('a workspace file cut short gives the chats before the cut and a warning; one without chats gives nothing', async () => {
+    const home = copyHome('jetbrains-ai-spec', homes.make());
+    const full = readFileSync(join(HOMES, 'jetbrains-ai-spec', WS), 'utf8');
+    const rel = '.config/JetBrains/IntelliJIdea2026.2/workspace/cut.xml';
+    writeFiles(home, { [rel]: full.slice(0, full.indexOf('<option name="uid" value="task-0001" />')), '.config/JetBrains/IntelliJIdea2026.2/workspace/plain.xml': '<project version="4"><component name="FileEditorManager"/></project>' });
+    const cut = await run(chats, home, rel);
+    expect([...new Set(cut.rows.map((r) => r.session_id))]).toEqual(['chat-0001', '']);
+    expect(cut.ctx.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/^\.config\/JetBrains\/IntelliJIdea2026\.2\/workspace\/cut\.xml: the file ends inside <SerializedChat> \(cut short\?\); the chats read before it are kept$/)]);
+    expect((await run(chats, home, '.config/JetBrains/IntelliJIdea2026.2/workspace/plain.xml')).rows).toEqual([]);
   });
 });
 

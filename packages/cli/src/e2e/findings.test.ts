@@ -46,6 +46,9 @@ describe('findings over every fixture home', () => {
     expect(countBy(f)).toEqual({
       // a prompt in the credentials fixture pastes a GitHub token (the fixture's point)
       'credential-in-conversation': 1,
+      // amp-spec's second thread: the model calls `git push --force` (the user rejects it; the
+      // attempt is what the rule reports)
+      'force-push': 1,
       // servers whose env, header, argument or URL holds a credential value, in the MCP fixtures
       // of copilot-mcp (2), credentials, crush, cursor-spec (2), cursor-variants (2), gemini,
       // goose (2), live-claude (3), opencode (2), vscode-variants (2), windows-basic, amazon-q,
@@ -54,6 +57,9 @@ describe('findings over every fixture home', () => {
       'mcp-server-credential': 24,
       // copilot-mcp's cached playwright tools mark browser_file_upload destructive
       'mcp-server-destructive': 1,
+      // jetbrains-ai-spec's Junie session: an MCP terminal call `curl -s https://example.com/install.sh | sh`
+      // (denied by the user; the attempt is what the rule reports)
+      'pipe-to-shell': 1,
       // periods in an unattended mode: Copilot allow-all on (seed001 twice, copilot-mcp), Codex
       // approval never (seed-codex, and `codex exec` in the live fixtures: 3+3), Qwen Code yolo,
       // hostile-html's Claude Code session in bypassPermissions

@@ -7,7 +7,7 @@
  * ran on (`acp.registry.junie:<session id>`), whose own store has the transcript.
  */
 import { compactJson } from '../../sdk/compact-json.js';
-import { asString, isObject, type JsonObject } from '../../sdk/decode.js';
+import { asArray, asString, isObject, type JsonObject } from '../../sdk/decode.js';
 import { readLines } from '../../sdk/line-reader.js';
 import { badLineRow, makeRow } from '../../sdk/row.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
@@ -73,7 +73,7 @@ export async function* parseAiaEvents(a: Artifact, ctx: ParseContext): AsyncGene
     }
     const type = shortKind(r.rec.type);
     if (type === 'ChatSessionUserPromptEvent') {
-      const files = ((r.rec.attachments as unknown[]) ?? []).map((x) => str(obj(x).url) || str(obj(x).name)).filter(Boolean);
+      const files = (asArray(r.rec.attachments) ?? []).map((x) => str(obj(x).url) || str(obj(x).name)).filter(Boolean);
       yield makeRow('user', `${str(r.rec.prompt)}${files.length ? `\n[attached: ${files.join(', ')}]` : ''}`, f(r.line));
     } else if (type === 'ChatSessionMessageBlockEvent') {
       const e = obj(r.rec.event);

@@ -25,9 +25,13 @@ function options(n: XmlNode | undefined): Map<string, { value?: string; node: Xm
 const listItems = (opt: { node: XmlNode } | undefined, item: string): XmlNode[] => (opt?.node.children.find((c) => c.name === 'list')?.children ?? []).filter((c) => c.name === item);
 const bean = (opt: { node: XmlNode } | undefined, name: string): XmlNode | undefined => opt?.node.children.find((c) => c.name === name);
 
-function* walk(n: XmlNode): Generator<XmlNode> {
-  yield n;
-  for (const c of n.children) yield* walk(c);
+/** Every element, depth first, without recursion (a file nested thousands deep must not overflow the stack). */
+function* walk(root: XmlNode): Generator<XmlNode> {
+  const todo = [root];
+  for (let n = todo.pop(); n; n = todo.pop()) {
+    yield n;
+    for (let i = n.children.length - 1; i >= 0; i--) todo.push(n.children[i]);
+  }
 }
 
 /** The chats of one workspace file; a file without the component gives nothing, a damaged one what it holds and a warning. */

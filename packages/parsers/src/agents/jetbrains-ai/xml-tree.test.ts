@@ -13,6 +13,13 @@ describe('xml-tree', () => {
     expect(root.children).toEqual([{ name: 'p', attrs: { x: '1>2', y: "it's" }, children: [{ name: 'c', attrs: {}, children: [] }] }]);
   });
 
+  it('a file nested 100,000 deep, or full of stray closing tags, is read in one pass', () => {
+    const deep = parseXml(`${'<a>'.repeat(100_000)}<b v="x"/>${'</a>'.repeat(100_000)}`);
+    expect(deep.error).toBeUndefined();
+    const stray = parseXml(`${'<a>'.repeat(10_000)}${'</zz>'.repeat(100_000)}`);
+    expect(stray.error).toBe('the file ends inside <a> (cut short?)');
+  });
+
   it('says where damage ended the tree and keeps what came before', () => {
     expect(parseXml('<a><b v="1"/><c v="2').error).toBe('a tag at offset 13 is not closed (the file is cut short?)');
     expect(parseXml('<a><b v="1"/><!-- x').error).toBe('a comment at offset 13 is not closed');

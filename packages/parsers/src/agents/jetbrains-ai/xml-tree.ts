@@ -24,6 +24,9 @@ export function unescapeXml(s: string): string {
   });
 }
 
+/** How many open elements a closing tag may close at once (a missing closing tag in the IDE's writer is rare). */
+const MAX_UNWIND = 64;
+
 const ATTR = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 /** The element tree of `text` (a synthetic root holds the top elements), and where it stopped if it is damaged. */
@@ -50,9 +53,14 @@ export function parseXml(text: string): { root: XmlNode; error?: string } {
       const end = text.indexOf('>', lt);
       if (end < 0) return { root, error: `a closing tag at offset ${lt} is not closed` };
       const name = text.slice(lt + 2, end).trim();
-      // Close up to the matching element; a stray closing tag is ignored.
-      const at = stack.map((n) => n.name).lastIndexOf(name);
-      if (at > 0) stack.length = at;
+      // Close up to the matching element among the innermost few; a stray closing tag is ignored
+      // (a bounded look, so a file of stray tags at depth stays linear).
+      for (let k = stack.length - 1; k > 0 && k >= stack.length - MAX_UNWIND; k--) {
+        if (stack[k].name === name) {
+          stack.length = k;
+          break;
+        }
+      }
       i = end + 1;
     } else {
       // The tag ends at the first '>' outside quotes.

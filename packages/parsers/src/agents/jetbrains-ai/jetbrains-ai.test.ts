@@ -138,11 +138,11 @@ describe('jetbrains-ai: variants and damage', () => {
     expect(ctx.unknowns.map((u) => u.kind)).toEqual(['block HologramBlockUpdatedEvent', 'agent event TeleportEvent', 'event BrandNewEvent']);
   });
 
-  it('a task log line that is not base64 JSON is a bad_line row; the rest is read; no delegation file, no delegation row', async () => {
+  it('a task log line that is not base64 JSON is a bad_line row; attachments that are not a list are none; the rest is read; no delegation file, no delegation row', async () => {
     const home = homes.make();
     const rel = 'AppData/Roaming/JetBrains/Rider2026.1/aia-task-history/t.events';
     const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64');
-    writeFiles(home, { [rel]: ['AUI_EVENTS_V1', 'not base64!', b64({ type: 'x.ChatSessionUserPromptEvent', prompt: 'hi' }), b64([1]), b64({ type: 'x.Mystery' })].join('\r\n') });
+    writeFiles(home, { [rel]: ['AUI_EVENTS_V1', 'not base64!', b64({ type: 'x.ChatSessionUserPromptEvent', prompt: 'hi', attachments: { not: 'a list' } }), b64([1]), b64({ type: 'x.Mystery' })].join('\r\n') });
     const { rows, ctx } = await run(aia, home, rel);
     expect(rows.map((r) => [r.source_line, r.turn_type, r.text.slice(0, 70), r.tag])).toEqual([
       [2, 'system', 'parser: unparseable line (expected a line of base64): not base64!', 'bad_line'],

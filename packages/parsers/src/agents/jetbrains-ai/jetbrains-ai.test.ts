@@ -104,6 +104,10 @@ describe('jetbrains-ai: AI Assistant chats (workspace XML)', () => {
     expect([...new Set(cut.rows.map((r) => r.session_id))]).toEqual(['chat-0001', '']);
     expect(cut.ctx.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/^\.config\/JetBrains\/IntelliJIdea2026\.2\/workspace\/cut\.xml: the file ends inside <SerializedChat> \(cut short\?\); the chats read before it are kept$/)]);
     expect((await run(chats, home, '.config/JetBrains/IntelliJIdea2026.2/workspace/plain.xml')).rows).toEqual([]);
+    // Nested 100,000 deep around the component: walked without recursion, its one chat read.
+    const deep = '.config/JetBrains/IntelliJIdea2026.2/workspace/deep.xml';
+    writeFiles(home, { [deep]: `<project>${'<x>'.repeat(100_000)}<component name="ChatSessionStateTemp"><option name="chats"><list><SerializedChat><option name="uid" value="d1" /></SerializedChat></list></option></component>${'</x>'.repeat(100_000)}</project>` });
+    expect((await run(chats, home, deep)).rows.map((r) => [r.session_id, r.text])).toEqual([['d1', 'chat:  model=- product=IntelliJIdea2026.2']]);
   });
 });
 

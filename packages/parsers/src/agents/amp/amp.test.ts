@@ -95,6 +95,17 @@ describe('amp threads: variants and damage', () => {
     ]);
   });
 
+  it('a result nested 100,000 lists deep prints as JSON, without recursion', async () => {
+    const home = homes.make();
+    const deep = `${'['.repeat(100_000)}"x"${']'.repeat(100_000)}`;
+    writeFiles(home, { [`${DIR}/T-deep.json`]: `{"id":"T-deep","messages":[{"role":"user","content":[{"type":"tool_result","toolUseID":"a","run":{"status":"done","result":${deep}}}]}]}` });
+    const { rows } = await run(threads, home, `${DIR}/T-deep.json`);
+    expect(rows.map((r) => [r.turn_type, r.text.length > 1000, r.text.slice(0, 3)])).toEqual([
+      ['system', false, 'thr'],
+      ['tool_result', true, '[[['],
+    ]);
+  });
+
   it('a file cut short is one unreadable row; only thread files are wanted', async () => {
     const home = homes.make();
     writeFiles(home, { [`${DIR}/T-cut.json`]: '{"id":"T-cut","messages":[{"role":"user","con' });

@@ -20,7 +20,8 @@ export function toolUseText(name: string, input: unknown): string {
 /** A result value as text: a string, an object's output / content / diff, else its JSON; a non-zero exit code noted (-1 means none). */
 export function resultText(r: unknown): string {
   if (typeof r === 'string') return r;
-  if (Array.isArray(r)) return r.map(resultText).join('\n');
+  // One level of list only: a list nested thousands deep prints as JSON, never recursing.
+  if (Array.isArray(r)) return r.map((x) => (Array.isArray(x) ? compactJson(x) : resultText(x))).join('\n');
   if (!isObject(r)) return r === undefined || r === null ? '' : compactJson(r);
   const body = typeof r.output === 'string' ? r.output : typeof r.content === 'string' ? r.content : typeof r.diff === 'string' ? r.diff : typeof r.text === 'string' ? r.text : compactJson(r);
   const code = asNumber(r.exitCode);

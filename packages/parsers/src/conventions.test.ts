@@ -148,6 +148,14 @@ describe('conventions: files under packages/parsers/src', () => {
     expect(bad, `expected jsonText() from sdk/compact-json.ts (deep-values.test.ts shows why), found JSON.stringify in: ${bad.join(', ')}`).toEqual([]);
   });
 
+  it('appends lists with pushAll, not push(...spread): past ~130,000 items a spread call throws', () => {
+    const spread = /\.push\(\.\.\./;
+    expect(spread.test('rows.push(...more);')).toBe(true);
+    expect(spread.test('pushAll(rows, more);')).toBe(false);
+    const bad = code.filter((f) => !f.endsWith('push-all.ts') && spread.test(readFileSync(f, 'utf8'))).map((f) => relative(src, f));
+    expect(bad, `expected pushAll (sdk/push-all.ts) for appending lists; found push(... in ${bad.join(', ')}`).toEqual([]);
+  });
+
   it('uses named exports only', () => {
     const bad = code.filter((f) => /^export\s+default\b/m.test(readFileSync(f, 'utf8'))).map((f) => relative(src, f));
     expect(bad, `expected named exports, found export default in: ${bad.join(', ')}`).toEqual([]);

@@ -1,6 +1,7 @@
 import { asString, isObject, type JsonObject } from './decode.js';
 import type { McpServerReport } from './types.js';
 import { jsonText, plainText } from './compact-json.js';
+import { pushAll } from './push-all.js';
 
 /** Where a config's servers belong: the fields every report of it shares. */
 export interface McpBase {
@@ -124,7 +125,8 @@ export function mcpServerFromEntry(name: string, entry: unknown, base: McpBase):
     const value = typeof v === 'string' ? v : v === null || v === undefined ? '' : plainText(v);
     if (value && !REFERENCE.test(value)) secrets.push({ where: `header:${k}`, value });
   }
-  secrets.push(...argSecrets(args), ...urlSecrets(url));
+  pushAll(secrets, argSecrets(args));
+  pushAll(secrets, urlSecrets(url));
   const r: McpServerReport = { name, scope: base.scope, transport };
   if (base.project_path) r.project_path = base.project_path;
   if (command) r.command = command;

@@ -3,6 +3,7 @@ import { asArray, asString, isObject, type JsonObject } from '../../sdk/decode.j
 import { makeRow } from '../../sdk/row.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { ParseContext, Row } from '../../sdk/types.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 const obj = (v: unknown): JsonObject => (isObject(v) ? v : {});
 const str = (v: unknown): string => asString(v) ?? '';
@@ -75,14 +76,14 @@ export function conversationRows(state: JsonObject, at: ConversationRow, ctx: Pa
     const ts = toUtc(e.user.timestamp) || toUtc(e.meta.request_start_timestamp_ms) || last;
     const cwd = str(obj(obj(e.user.env_context).env_state).current_working_directory);
     if (cwd) ctx.fact({ session_id: id, key: 'cwd', value: cwd, priority: 2, ...(ts ? { at: ts } : {}) });
-    rows.push(...userRows(e.user, tools, f({ timestamp_utc: ts }), ctx));
+    pushAll(rows, userRows(e.user, tools, f({ timestamp_utc: ts }), ctx));
     const end = toUtc(e.meta.stream_end_timestamp_ms) || ts;
     const m = str(e.meta.model_id);
     if (m && m !== model) {
       rows.push(makeRow('system', model ? `model: ${model} -> ${m}` : `model: ${m}`, f({ timestamp_utc: end, model: m, tag: 'model' })));
       model = m;
     }
-    rows.push(...assistantRows(e.assistant, tools, f({ timestamp_utc: end, model: m || modelInfo }), ctx));
+    pushAll(rows, assistantRows(e.assistant, tools, f({ timestamp_utc: end, model: m || modelInfo }), ctx));
     last = end || last;
   }
   if (summary) rows.push(makeRow('system', `context summary: ${summary}`, f({ timestamp_utc: last, tag: 'compaction' })));
@@ -111,12 +112,12 @@ function userRows(user: JsonObject, tools: Map<string, string>, base: Partial<Ro
   }
   const c = obj(content);
   if (isObject(c.Prompt)) rows.push(makeRow('user', str(c.Prompt.prompt), base));
-  else if (isObject(c.ToolUseResults)) rows.push(...resultRows(c.ToolUseResults.tool_use_results, tools, base));
+  else if (isObject(c.ToolUseResults)) pushAll(rows, resultRows(c.ToolUseResults.tool_use_results, tools, base));
   else if (isObject(c.CancelledToolUses)) {
     const cancelled = obj(c.CancelledToolUses);
     const ids = (asArray(cancelled.tool_use_results) ?? []).map((r) => str(obj(r).tool_use_id));
     rows.push(makeRow('system', `tool use cancelled or denied: ${ids.map((i) => `${tools.get(i) ?? '?'} ${i}`).join(', ')}`, { ...base, tag: 'permission_decision' }));
-    rows.push(...resultRows(cancelled.tool_use_results, tools, base));
+    pushAll(rows, resultRows(cancelled.tool_use_results, tools, base));
     if (str(cancelled.prompt)) rows.push(makeRow('user', str(cancelled.prompt), base));
   } else ctx.unknown(`user content ${Object.keys(c).join(',') || '(empty)'}`, typeof base.source_line === 'number' ? base.source_line : undefined);
   for (const img of asArray(user.images) ?? []) rows.push(makeRow('user', `[image ${str(obj(img).format)}]`.replace(/ \]$/, ']'), base));

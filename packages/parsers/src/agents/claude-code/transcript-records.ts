@@ -6,6 +6,7 @@ import { attachmentLine } from './transcript-attachments.js';
 import { metadataHandlers, skippedKinds } from './transcript-metadata.js';
 import type { Draft, Outcome, TranscriptState } from './transcript-state.js';
 import { classifyUserText, commandFromEnvelope, permissionDecision } from './user-content.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 /** Reads the spilled output a tool_result points at (`tool-results/<name>`), if it was collected. */
 export type SpillReader = (name: string) => Promise<string | undefined>;
@@ -82,11 +83,11 @@ async function userLine(st: TranscriptState, v: JsonObject, line: number, readSp
   const texts: string[] = [];
   for (const b of blocks) {
     if (!isObject(b)) continue;
-    if (b.type === 'tool_result') rows.push(...(await toolResultRows(st, v, b, readSpill)));
+    if (b.type === 'tool_result') pushAll(rows, (await toolResultRows(st, v, b, readSpill)));
     else if (b.type === 'text' || b.type === 'image') texts.push(blocksText([b]));
     if (!USER_BLOCKS.has(asString(b.type) ?? '')) st.ctx.unknown(`user block ${asString(b.type) || '(no type)'}`, line);
   }
-  if (texts.length > 0) rows.push(...userTextRows(st, v, texts.join('\n')));
+  if (texts.length > 0) pushAll(rows, userTextRows(st, v, texts.join('\n')));
   return rows.length > 0 ? rows : 'user line without text or tool result';
 }
 

@@ -17,6 +17,7 @@ const EMPTY_API: ApiIndex = { count: 0, actions: [], roles: [], totalActions: 0 
 import { type Draft, TaskState, taskIdTime } from './task-state.js';
 import type { ParseHooks } from './ui-parser.js';
 import { INTERACTION_TOOLS } from './ui-kinds.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 class ApiRun {
   readonly names = new Map<string, string>();
@@ -113,8 +114,8 @@ function messageDrafts(run: ApiRun, m: JsonObject, k: number): Draft[] {
   for (const b of blocks) {
     if (!isObject(b)) continue;
     const type = asString(b.type) ?? '';
-    if (role === 'assistant') out.push(...assistantBlock(run, m, b, type, joined, k, isActionTool(b) ? rank++ : -1));
-    else out.push(...userBlock(run, m, b, type, joined, k));
+    if (role === 'assistant') pushAll(out, assistantBlock(run, m, b, type, joined, k, isActionTool(b) ? rank++ : -1));
+    else pushAll(out, userBlock(run, m, b, type, joined, k));
   }
   return out;
 }

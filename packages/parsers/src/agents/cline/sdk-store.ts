@@ -14,6 +14,7 @@ import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { contentText, isSyntheticUserText, toolInputText } from './content.js';
 import { readJsonDoc } from './json-doc.js';
 import { type Draft, TaskState } from './task-state.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 const USER_INPUT = /^\s*<user_input(?:\s+mode="([^"]*)")?\s*>\n?([\s\S]*?)\n?<\/user_input>\s*$/;
 
@@ -66,7 +67,7 @@ function messageDrafts(st: TaskState, m: JsonObject, names: Map<string, string>,
         continue;
       }
       const u = USER_INPUT.exec(text);
-      if (u?.[1]) out.push(...st.modelInfo({ mode: u[1] }, ts));
+      if (u?.[1]) pushAll(out, st.modelInfo({ mode: u[1] }, ts));
       const typed = u ? u[2] : text;
       if (typed && !isSyntheticUserText(typed)) out.push({ turn: 'user', text: typed, ts });
     } else if (type === 'thinking' || type === 'redacted_thinking') {

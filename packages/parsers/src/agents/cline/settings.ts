@@ -15,6 +15,7 @@ import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { readJsonDoc } from './json-doc.js';
 import type { ClineFamilyProfile } from './profile.js';
 import { historyItemRows } from './task-files.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 /** An MCP settings file (`cline_mcp_settings.json`, `mcp_settings.json`, a project's `.roo/mcp.json`). */
 export async function* parseMcpSettings(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
@@ -46,7 +47,7 @@ function stateRows(state: JsonObject, profile: ClineFamilyProfile, ctx: ParseCon
   }
   // Before per-task files (Cline: state/taskHistory.json; Roo: history_item.json) the task list was a globalState key.
   for (const [i, item] of (asArray(state.taskHistory) ?? []).entries()) {
-    if (isObject(item)) rows.push(...historyItemRows(item, ctx, i + 1, `${source} taskHistory`));
+    if (isObject(item)) pushAll(rows, historyItemRows(item, ctx, i + 1, `${source} taskHistory`));
   }
   return rows;
 }

@@ -13,6 +13,7 @@ import { API_NAMES, type ApiIndex, historyIndex, indexApi, siblingOf, toolTarget
 import { type Draft, TaskState } from './task-state.js';
 import { uiKind } from './ui-kinds.js';
 import { apiRequestText, condenseText, noticeDraft, questionText, uiOutputTool, uiTool, userText } from './ui-rows.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 const DEFERRED = 'deferred';
 const RESULT_HEADS = /\[([A-Za-z_][\w.-]*)(?: for [^\n]*?)?\] Result:[ \t]*\r?\n?/g;
@@ -142,7 +143,7 @@ function messageDrafts(run: UiRun, v: JsonObject, line: number): Out[] {
       out.push({ turn: 'assistant', text: questionText(text), ts, tag: 'question' });
       break;
     case 'api_request':
-      out.push(...apiRequest(run, text, ts));
+      pushAll(out, apiRequest(run, text, ts));
       break;
     case 'tool': {
       const t = uiTool(kind, text);

@@ -7,6 +7,7 @@ import { decodeText } from '../../sdk/text-encoding.js';
 import type { Artifact, McpServerReport, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { CONFIG_RE, HOOKS_RE, SYSTEM_CONFIG_RE } from './paths.js';
 import { tomlLib } from '../../sdk/libs.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 type Line = [text: string, tag: string, project?: string];
 
@@ -64,8 +65,8 @@ export function configLines(cfg: JsonObject): Line[] {
     // (`\\?\C:\x`, Codex's canonical form on Windows), the form a cwd is recorded in.
     if (trust !== undefined) out.push([`permission setting: projects.${path}.trust_level=${value(trust)}`, 'permission_setting', path.replace(/^\\\\\?\\(?=[A-Za-z]:)/, '')]);
   }
-  out.push(...policyLines('', cfg));
-  for (const [name, p] of Object.entries(asObject(cfg.profiles) ?? {})) if (isObject(p)) out.push(...policyLines(`profiles.${name}.`, p));
+  pushAll(out, policyLines('', cfg));
+  for (const [name, p] of Object.entries(asObject(cfg.profiles) ?? {})) if (isObject(p)) pushAll(out, policyLines(`profiles.${name}.`, p));
   const provider = asString(cfg.model_provider);
   if (provider) out.push([`provider setting: model_provider=${provider}`, 'provider_setting']);
   for (const [id, p] of Object.entries(asObject(cfg.model_providers) ?? {})) {

@@ -3,6 +3,7 @@ import { asArray, asBool, asObject, asString, pick, type JsonObject } from '../.
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Draft, RolloutState } from './rollout-state.js';
 import { uuidV7Ms } from './rollout-state.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 const dash = (v: string | undefined): string => (v === undefined || v === '' ? '-' : v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : v === undefined || v === null ? undefined : compactJson(v));
@@ -106,7 +107,7 @@ export function envContextPolicy(st: RolloutState, text: string, at: string): Dr
     new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(text)?.[1]?.trim() ?? new RegExp(`^\\s*${label}:\\s*(.+)$`, 'mi').exec(text)?.[1]?.trim();
   const out: Draft[] = [];
   const cwd = get('cwd', 'Current working directory');
-  if (cwd && !st.turnContextSeen) out.push(...st.changeCwd(cwd, at));
+  if (cwd && !st.turnContextSeen) pushAll(out, st.changeCwd(cwd, at));
   const approval = get('approval_policy', 'Approval policy');
   const sandbox = get('sandbox_mode', 'Sandbox mode');
   if (!st.turnContextSeen && (approval || sandbox) && (dash(approval) !== dash(st.approval) || dash(sandbox) !== dash(st.sandbox))) {
@@ -121,7 +122,7 @@ export function worldState(st: RolloutState, p: JsonObject, at: string): Draft[]
   const state = asObject(p.state) ?? {};
   const cwd = asString(pick(state, 'environments.environments.local.cwd')) ?? asString(pick(state, 'agents_md.directory'));
   const out: Draft[] = [];
-  if (cwd && !st.cwd) out.push(...st.changeCwd(cwd, at));
+  if (cwd && !st.cwd) pushAll(out, st.changeCwd(cwd, at));
   const prefixes = asArray(pick(state, 'permissions.approved_command_prefixes'));
   if (prefixes && prefixes.length > 0) {
     const json = compactJson(prefixes);

@@ -3,6 +3,7 @@ import { asArray, asObject, asString, type JsonObject } from '../../sdk/decode.j
 import { callText, commandText, contentTexts, contextTag, outputText } from './content.js';
 import { envContextPolicy } from './rollout-context.js';
 import type { Draft, RolloutState } from './rollout-state.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 /** What a record gives: rows, or why it gives none (a counted skip). */
 export type Outcome = Draft[] | string;
@@ -18,7 +19,7 @@ function userMessage(st: RolloutState, content: unknown, at: string): Outcome {
     }
     out.push({ turn: 'system', text: `context ${tag}: ${t.text}`, tag: 'context' });
     // The first Rust layout had no turn_context: its environment context carried cwd and policy.
-    if (tag === 'environment_context') out.push(...envContextPolicy(st, t.text, at));
+    if (tag === 'environment_context') pushAll(out, envContextPolicy(st, t.text, at));
   }
   if (typed.length > 0) {
     const text = typed.map((t) => t.text).join('\n');

@@ -4,6 +4,7 @@ import { toUtc } from '../../sdk/timestamp.js';
 import type { ParseContext, Row, RowTag } from '../../sdk/types.js';
 import { decodeJsonish, isTerminalTool, lexicalText, pathOfUriValue, textOf, toolResultText } from './text.js';
 import { toolUseRow } from './tool-keys.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 /** What the rows of one conversation share while its bubbles are read in order. */
 export interface ConversationState {
@@ -82,7 +83,7 @@ function userRows(b: JsonObject, next: JsonObject | undefined, line: number | nu
   const rows: Row[] = [];
   if (text) rows.push(makeRow('user', text, fields(st, line, time, tag)));
   const cp = asString(b.checkpointId);
-  if (cp) rows.push(...checkpointRows(cp, time, tag, st, env));
+  if (cp) pushAll(rows, checkpointRows(cp, time, tag, st, env));
   if (time) st.prevTime = time;
   return rows;
 }
@@ -160,8 +161,8 @@ function assistantRows(b: JsonObject, line: number | null, st: ConversationState
   const text = asString(b.text);
   if (text) rows.push(makeRow('assistant', text, fields(st, line, time, tag)));
   const tf = asObject(b.toolFormerData);
-  if (tf) rows.push(...toolRows(tf, asObject(b.timingInfo), line, time, tag, st));
-  else rows.push(...codeBlockRows(b, line, time, tag, st));
+  if (tf) pushAll(rows, toolRows(tf, asObject(b.timingInfo), line, time, tag, st));
+  else pushAll(rows, codeBlockRows(b, line, time, tag, st));
   if (time) st.prevTime = time;
   return rows;
 }

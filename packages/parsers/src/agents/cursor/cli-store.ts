@@ -8,6 +8,7 @@ import { isAgentWorktree } from './composer-rows.js';
 import { messageRows } from './messages.js';
 import { cliStoreIds } from './paths.js';
 import { readRootBlob } from './protobuf.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 /** The store's meta row: hex-encoded JSON (2025.10.21), or JSON as it is. */
 export function decodeMeta(raw: unknown): JsonObject | undefined {
@@ -109,7 +110,7 @@ export async function* parseCliStore(a: Artifact, ctx: ParseContext): AsyncGener
       const fields: Partial<Row> = { ...base, timestamp_utc: created, source_line: m.line, tag: msgs.ordered ? 'time_session' : 'unordered' };
       const mm = asString(asObject(asObject(m.value.providerOptions)?.cursor)?.modelName);
       if (mm) fields.model = mm;
-      body.push(...messageRows(asString(m.value.role) ?? '', m.value.content, { ...env, fields, line: m.line }));
+      pushAll(body, messageRows(asString(m.value.role) ?? '', m.value.content, { ...env, fields, line: m.line }));
     }
     if (!cwd) cwd = candidates[0] ?? '';
     const verified = cwd !== '' && md5(cwd) === ids.cwdHash;

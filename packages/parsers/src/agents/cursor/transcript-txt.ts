@@ -3,6 +3,7 @@ import { badLineRow, makeRow } from '../../sdk/row.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { messageRows } from './messages.js';
 import { toolUseRow } from './tool-keys.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 // A block begins with `user:` or `assistant:` (`A:` in some builds) alone on a line, at the top of
 // the file or after a blank line; items inside an assistant block begin with a bracketed marker.
@@ -65,7 +66,7 @@ class TxtState {
     const out: Row[] = [];
     const block = BLOCK.exec(text);
     if (block && this.prevBlank && !this.openQuery) {
-      out.push(...this.flush());
+      pushAll(out, this.flush());
       this.role = block[1] === 'user' ? 'user' : 'assistant';
       this.start = n;
       this.prevBlank = false;
@@ -84,7 +85,7 @@ class TxtState {
     }
     const m = MARKER.exec(text);
     if (m) {
-      out.push(...this.itemRows());
+      pushAll(out, this.itemRows());
       const rest = m[2] ?? '';
       if (m[1] === 'Tool call') this.item = { kind: 'call', line: n, name: rest.trim(), args: [] };
       else if (m[1] === 'Tool result') this.item = { kind: 'result', line: n, name: rest.trim(), lines: [] };
@@ -99,7 +100,7 @@ class TxtState {
       else if (it.args.length > 0) it.args[it.args.length - 1][1].push(text);
     } else if (it.kind === 'thinking' && text.trim() === '') {
       // A thinking block ends at its first blank line; what follows is the reply's text.
-      out.push(...this.itemRows());
+      pushAll(out, this.itemRows());
     } else it.lines.push(text);
     return out;
   }

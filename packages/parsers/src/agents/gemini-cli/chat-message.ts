@@ -6,6 +6,7 @@ import { asArray, asObject, asString, isObject, type JsonObject } from '../../sd
 import { toUtc } from '../../sdk/timestamp.js';
 import type { ChatState, Draft, Skip } from './chat-state.js';
 import { callsOf, callText, onlyResponses, partsOf, responsesOf, responseText, resultText, thoughtTexts, visibleText } from './parts.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 /** Message types the CLI writes (chatRecordingTypes.ts); anything else is reported as unknown. */
 const SYSTEM_TYPES = new Set(['info', 'warning', 'error']);
@@ -102,7 +103,7 @@ function geminiMessage(st: ChatState, m: JsonObject, ts: string): Draft[] | Skip
     st.rememberText(text);
     out.push({ turn: 'assistant', text, ts });
   }
-  out.push(...toolCallDrafts(st, m.toolCalls, ts));
+  pushAll(out, toolCallDrafts(st, m.toolCalls, ts));
   // History copies (inside $set.messages) keep calls as functionCall parts.
   for (const c of callsOf(parts)) {
     if (c.id && st.uses.has(c.id)) continue;

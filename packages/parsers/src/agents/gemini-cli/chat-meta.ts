@@ -8,6 +8,7 @@ import { toUtc } from '../../sdk/timestamp.js';
 import { messageDrafts, messageId } from './chat-message.js';
 import type { ChatState, Draft, Skip } from './chat-state.js';
 import { partsOf, visibleText } from './parts.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 /** `$set` keys that give no row of their own. */
 const QUIET_SET_KEYS = new Set(['lastUpdated', 'kind', 'startTime', 'projectHash']);
@@ -34,7 +35,7 @@ export function metadataDrafts(st: ChatState, v: JsonObject, line: number, first
     st.reinitCovered = true;
     out.push({ turn: 'system', text: 'recorder re-initialized (resume or compression)', ts });
   }
-  out.push(...stateDrafts(st, v, toUtc(v.lastUpdated) || ts));
+  pushAll(out, stateDrafts(st, v, toUtc(v.lastUpdated) || ts));
   return out;
 }
 
@@ -75,12 +76,12 @@ export function setDrafts(st: ChatState, set: JsonObject, line: number, index: F
   const ts = toUtc(set.lastUpdated) || st.lastTs;
   st.see(ts);
   const out: Draft[] = [];
-  for (const m of asArray(set.messages) ?? []) out.push(...historyDrafts(st, m, line, index));
+  for (const m of asArray(set.messages) ?? []) pushAll(out, historyDrafts(st, m, line, index));
   if (typeof set.sessionId === 'string') {
     if (!st.reinitCovered) out.push({ turn: 'system', text: 'recorder re-initialized (resume or compression)', ts });
     st.reinitCovered = false;
   }
-  out.push(...stateDrafts(st, set, ts));
+  pushAll(out, stateDrafts(st, set, ts));
   for (const k of Object.keys(set)) {
     if (!QUIET_SET_KEYS.has(k) && !METADATA_KEYS.has(k)) st.ctx.unknown(`$set.${k}`, line);
   }

@@ -9,6 +9,7 @@ import { toUtc } from '../../sdk/timestamp.js';
 import { modelDrafts, responseDrafts, userDrafts } from './chat-message.js';
 import type { ChatState, Draft, Skip } from './chat-state.js';
 import { callsOf, callText, partsOf, responsesOf, thoughtTexts, visibleText } from './parts.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 /** True for a ChatRecord: a string uuid and a type. */
 export function isChatRecord(v: JsonObject): boolean {
@@ -88,7 +89,7 @@ function systemRecord(st: ChatState, v: JsonObject, ts: string, line: number): D
 function assistantRecord(st: ChatState, v: JsonObject, ts: string): Draft[] | Skip {
   const parts = partsOf(asObject(v.message)?.parts);
   const out: Draft[] = st.ctx.options.includeThinking ? thoughtTexts(parts).map((text) => ({ turn: 'thinking', text, ts })) : [];
-  out.push(...modelDrafts(st, asString(v.model), ts));
+  pushAll(out, modelDrafts(st, asString(v.model), ts));
   const text = visibleText(parts);
   if (text) {
     st.rememberText(text);

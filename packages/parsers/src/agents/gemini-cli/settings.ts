@@ -12,6 +12,7 @@ import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { readJsonDoc } from './json-file.js';
 import type { FamilyPaths } from './paths.js';
 import type { SettingKey } from './profile.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 type Line = [text: string, tag: string];
 
@@ -35,7 +36,7 @@ function keyLines(k: SettingKey, v: unknown): Line[] {
 /** The rows of a parsed settings object, in the profile's key order, then the MCP servers. */
 export function settingsLines(keys: readonly SettingKey[], s: Record<string, unknown>): Line[] {
   const out: Line[] = [];
-  for (const k of keys) out.push(...keyLines(k, pick(s, k.path)));
+  for (const k of keys) pushAll(out, keyLines(k, pick(s, k.path)));
   return out;
 }
 

@@ -4,6 +4,7 @@ import { readJsonDocument } from '../../sdk/json-document.js';
 import { mcpServersFromConfig } from '../../sdk/mcp.js';
 import { makeRow } from '../../sdk/row.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 type Line = [text: string, tag: string];
 const obj = (v: unknown): JsonObject => (isObject(v) ? v : {});
@@ -33,7 +34,7 @@ export function configLines(c: JsonObject): Line[] {
   const out: Line[] = [...permissionLines('', c.permission)];
   for (const [name, agent] of Object.entries(obj(c.agent ?? c.mode))) {
     const a = obj(agent);
-    out.push(...permissionLines(`agent ${name} `, a.permission));
+    pushAll(out, permissionLines(`agent ${name} `, a.permission));
     if (typeof a.model === 'string') out.push([`model setting: agent ${name} ${a.model}`, 'model_setting']);
   }
   for (const [tool, on] of Object.entries(obj(c.tools))) out.push([`permission setting: tools.${tool}=${compactJson(on)}`, 'permission_setting']);

@@ -6,6 +6,7 @@ import { restoreMarkers, TRUNCATION_HINT } from './markers.js';
 import { isLongInitial, LONG_LINE_BYTES, readLongLine, streamInitial } from './oplog-long.js';
 import { slimPart, slimRequest, slimResult } from './slim.js';
 import { jsonText } from '../../sdk/compact-json.js';
+import { pushAll } from '../../sdk/push-all.js';
 
 /**
  * Replay of VS Code's chat session operation log, chatSessions/<id>.jsonl (microsoft/vscode
@@ -177,7 +178,7 @@ function push(out: Replay, parent: JsonObject | unknown[], key: Key, k: Key[], e
   else if (k.length === 3 && k[0] === 'requests' && k[2] === 'response') items.forEach(slimPart);
   const cut = arr.slice(from);
   arr.length = from;
-  arr.push(...items);
+  pushAll(arr, items);
   Object.defineProperty(parent, key, { value: arr, enumerable: true, writable: true, configurable: true });
   // Bookkeeping: requests taken away, parts replaced, fields written.
   if (k.length === 1 && k[0] === 'requests') {

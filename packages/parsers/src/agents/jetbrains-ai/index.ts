@@ -1,4 +1,5 @@
-import type { AgentPlugin, Parser } from '../../sdk/types.js';
+import { pathParser } from '../../sdk/path-parser.js';
+import type { AgentPlugin } from '../../sdk/types.js';
 import { parseAiaEvents } from './aia-events.js';
 import { parseJunieEvents } from './junie-events.js';
 import { parseJunieIndex } from './junie-index.js';
@@ -12,17 +13,13 @@ const PATHS = {
   workspace: /^(?:AppData\/Roaming|Library\/Application Support|\.config)\/(?:JetBrains|Google)\/[^/]+\/workspace\/[^/]+\.xml$/,
 };
 
-function jbParser(name: string, patterns: string[], re: RegExp, parse: Parser['parse']): Parser {
-  return { agent: 'jetbrains-ai', name, patterns, wants: (rel) => re.test(rel), secondary: () => false, secondaryToleranceSeconds: () => 0, recordsSync: false, parse };
-}
-
 /** JetBrains AI: Junie's session logs and index, AI Assistant's agent task logs (aia-task-history) and its chats (the workspace XML). */
 export const jetbrainsAiPlugin: AgentPlugin = {
   agent: 'jetbrains-ai',
   parsers: [
-    jbParser('junie-events', ['~/.junie/sessions/<id>/events.jsonl'], PATHS.junieEvents, parseJunieEvents),
-    jbParser('junie-index', ['~/.junie/sessions/index.jsonl'], PATHS.junieIndex, parseJunieIndex),
-    jbParser('aia-task-history', ['<IDE config>/<Product><version>/aia-task-history/<uid>.events'], PATHS.aia, parseAiaEvents),
-    jbParser('workspace-chats', ['<IDE config>/<Product><version>/workspace/<id>.xml (ChatSessionStateTemp)'], PATHS.workspace, parseWorkspaceChats),
+    pathParser('jetbrains-ai', 'junie-events', ['~/.junie/sessions/<id>/events.jsonl'], PATHS.junieEvents, parseJunieEvents),
+    pathParser('jetbrains-ai', 'junie-index', ['~/.junie/sessions/index.jsonl'], PATHS.junieIndex, parseJunieIndex),
+    pathParser('jetbrains-ai', 'aia-task-history', ['<IDE config>/<Product><version>/aia-task-history/<uid>.events'], PATHS.aia, parseAiaEvents),
+    pathParser('jetbrains-ai', 'workspace-chats', ['<IDE config>/<Product><version>/workspace/<id>.xml (ChatSessionStateTemp)'], PATHS.workspace, parseWorkspaceChats),
   ],
 };

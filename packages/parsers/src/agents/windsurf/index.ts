@@ -7,7 +7,8 @@
 import { readSmall } from '../../sdk/small-file.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { decodeText } from '../../sdk/text-encoding.js';
-import type { AgentPlugin, Artifact, Parser, Row } from '../../sdk/types.js';
+import { pathParser } from '../../sdk/path-parser.js';
+import type { AgentPlugin, Artifact, Row } from '../../sdk/types.js';
 
 const HOME = String.raw`\.codeium/windsurf(?:-next)?`;
 const PATHS = {
@@ -48,16 +49,12 @@ async function* parseRules(a: Artifact): AsyncGenerator<Row> {
   yield makeRow('system', `${a.rel.includes('/global_workflows/') ? 'workflow' : 'global rules'} (${a.rel.split('/').pop()}):\n${r.text}`, { source_line: null, ...at(a), tag: 'rules' });
 }
 
-function wsParser(name: string, patterns: string[], re: RegExp, parse: Parser['parse']): Parser {
-  return { agent: 'windsurf', name, patterns, wants: (rel) => re.test(rel), secondary: () => false, secondaryToleranceSeconds: () => 0, recordsSync: false, parse };
-}
-
 /** Windsurf: its encrypted conversation stores as an inventory, and its plans, rules and workflows. */
 export const windsurfPlugin: AgentPlugin = {
   agent: 'windsurf',
   parsers: [
-    wsParser('encrypted-stores', ['~/.codeium/windsurf/{cascade,implicit,memories,chat_state}/*.pb'], PATHS.encrypted, parseEncrypted),
-    wsParser('plans', ['~/.codeium/windsurf/brain/<uuid>/plan.md'], PATHS.plan, parsePlan),
-    wsParser('rules', ['~/.codeium/windsurf/memories/global_rules.md', '~/.codeium/windsurf/global_workflows/*.md'], PATHS.rules, parseRules),
+    pathParser('windsurf', 'encrypted-stores', ['~/.codeium/windsurf/{cascade,implicit,memories,chat_state}/*.pb'], PATHS.encrypted, parseEncrypted),
+    pathParser('windsurf', 'plans', ['~/.codeium/windsurf/brain/<uuid>/plan.md'], PATHS.plan, parsePlan),
+    pathParser('windsurf', 'rules', ['~/.codeium/windsurf/memories/global_rules.md', '~/.codeium/windsurf/global_workflows/*.md'], PATHS.rules, parseRules),
   ],
 };

@@ -148,6 +148,7 @@ export function makeArtifact(access: MemberAccess, host: string, row: ManifestRo
     size: row.bytes_read ?? row.size ?? 0,
     mtime: row.mtime ?? '',
     projectRoot: row.scope === 'project' ? (row.project_root ?? '') : '',
+    home: row.home ?? '',
     sha256: row.sha256 ?? '',
     stream: hooks.stream ?? (() => access.openMember(row.archive_path)),
     localPath() {

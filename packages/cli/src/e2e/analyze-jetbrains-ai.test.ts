@@ -30,6 +30,8 @@ describe('jetbrains-ai: collect and analyze the fixture home', () => {
     const tl = readJsonl<R>(join(T, 'out/timeline.jsonl'));
     // The agent chat (workspace XML) and its task log are one session: its title from the chat, the delegation from the log.
     expect(sessions.find((s) => s.session_id === 'task-0001')?.name).toBe('Notes test');
+    // The chats' workspace id names their project (recentProjects.xml), under the home collected.
+    for (const id of ['chat-0001', 'task-0001']) expect(sessions.find((s) => s.session_id === id)?.project_path, id).toBe(join(HOME, 'src/jb-app'));
     expect(tl.filter((r) => r.session_id === 'task-0001' && r.turn_type === 'system' && String(r.text).startsWith('delegated')).map((r) => r.text)).toEqual([`delegated to junie: session ${SESSION}`]);
   });
 

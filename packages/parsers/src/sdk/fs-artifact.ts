@@ -8,6 +8,8 @@ export interface FsArtifactOptions {
   user?: string;
   host?: string;
   scope?: Artifact['scope'];
+  /** The home directory on the target, as a collection records it (default ''). */
+  home?: string;
   /** Override the recorded mtime (ISO-8601 UTC); default: the file's own. */
   mtime?: string;
   /** Compute the SHA-256 (reads the file once more); default false. */
@@ -27,6 +29,7 @@ export function artifactFromFile(homeDir: string, rel: string, opts: FsArtifactO
     user: opts.user ?? 'user',
     host: opts.host ?? 'host',
     scope: opts.scope ?? 'home',
+    home: opts.home ?? '',
     size: st.size,
     mtime: opts.mtime ?? st.mtime.toISOString(),
     sha256: opts.hash ? createHash('sha256').update(readFileSync(path)).digest('hex') : '',

@@ -66,6 +66,8 @@ export interface Artifact {
   mtime: string;
   /** For a project-scope artifact: the project root on the target (native form); '' otherwise. */
   projectRoot?: string;
+  /** The home directory on the target the file was collected under (native form), for configs that write paths as `~` or `$USER_HOME$`; '' when unknown. */
+  home?: string;
   /** SHA-256 hex of the bytes, as recorded at collection. */
   sha256: string;
   /** The raw bytes, streamed. */

@@ -95,6 +95,31 @@ describe('jetbrains-ai: AI Assistant chats (workspace XML)', () => {
     expect(ctx.facts).toEqual(expect.arrayContaining([{ session_id: 'chat-0001', key: 'client', value: 'IntelliJIdea2026.2', priority: 2 }]));
   });
 
+  it('the workspace id names the project: recentProjects.xml maps it back, $USER_HOME$ becomes the collected home', async () => {
+    const home = copyHome('jetbrains-ai-spec', homes.make());
+    const { rows, ctx } = await run(chats, home, WS, { fields: { home: '/home/dev' } });
+    expect(new Set(rows.map((r) => r.project_path))).toEqual(new Set([APP]));
+    expect(ctx.facts.filter((f) => f.key === 'cwd')).toEqual([
+      { session_id: 'chat-0001', key: 'cwd', value: APP, priority: 3 },
+      { session_id: 'task-0001', key: 'cwd', value: APP, priority: 3 },
+    ]);
+    // A collection that did not record its home keeps the IDE's token rather than guessing.
+    expect(new Set((await run(chats, home, WS)).rows.map((r) => r.project_path))).toEqual(new Set(['$USER_HOME$/src/jb-app']));
+  });
+
+  it('Rider: recentSolutions.xml names the solution file, the project is its folder; a Windows home keeps its separators; no list or a damaged one: no project', async () => {
+    const home = copyHome('jetbrains-ai-spec', homes.make());
+    const chat = readFileSync(join(HOMES, 'jetbrains-ai-spec', WS), 'utf8');
+    const rider = 'AppData/Roaming/JetBrains/Rider2026.1/workspace/3aBcDeFgHiJkLmNoPqRsTuVwXyZ.xml';
+    const lone = 'AppData/Roaming/JetBrains/Other2026.1/workspace/3aBcDeFgHiJkLmNoPqRsTuVwXyZ.xml';
+    const damaged = '.config/JetBrains/Broken2026.1/workspace/2vQx9ZfJkFq0aBcDeFgHiJkLmNo.xml';
+    writeFiles(home, { [rider]: chat, [lone]: chat, [damaged]: chat, '.config/JetBrains/Broken2026.1/options/recentProjects.xml': '<application><component name="RecentProjectsManager"><option name="additionalInfo"><map><entry key="$USER_HOME$/x"><value><RecentProjectMetaInfo projectWorkspaceId="other" />' });
+    const projects = async (rel: string) => [...new Set((await run(chats, home, rel, { fields: { home: 'C:\\Users\\dev' } })).rows.map((r) => r.project_path))];
+    expect(await projects(rider)).toEqual(['C:\\Users\\dev\\source\\repos\\NetApp']);
+    expect(await projects(lone)).toEqual(['']);
+    expect(await projects(damaged)).toEqual(['']);
+  });
+
   it('a workspace file cut short gives the chats before the cut and a warning; one without chats gives nothing', async () => {
     const home = copyHome('jetbrains-ai-spec', homes.make());
     const full = readFileSync(join(HOMES, 'jetbrains-ai-spec', WS), 'utf8');

@@ -13,6 +13,7 @@ import { readSmall } from '../../sdk/small-file.js';
 import { decodeText } from '../../sdk/text-encoding.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
+import { workspaceProject } from './workspace-project.js';
 import { parseXml, type XmlNode } from './xml-tree.js';
 
 /** The options of a bean element: scalars by name, nested beans and lists as their element. */
@@ -49,6 +50,7 @@ export async function* parseWorkspaceChats(a: Artifact, ctx: ParseContext): Asyn
   const { root, error } = parseXml(text);
   if (error) ctx.warn(`${a.rel}: ${error}; the chats read before it are kept`);
   const product = a.rel.split('/').at(-3) ?? '';
+  const project = await workspaceProject(a);
   const component = [...walk(root)].find((n) => n.name === 'component' && n.attrs.name === 'ChatSessionStateTemp');
   for (const chat of listItems(options(component).get('chats'), 'SerializedChat')) {
     const o = options(chat);
@@ -59,7 +61,9 @@ export async function* parseWorkspaceChats(a: Artifact, ctx: ParseContext): Asyn
     const started = toUtc(Number(options(bean(o.get('statisticInformation'), 'ChatStatisticInformation')).get('timestamp')?.value));
     const modified = toUtc(Number(o.get('modifiedAt')?.value));
     const when = started || modified;
-    const f = { session_id: id, timestamp_utc: when || a.mtime, ...(when ? {} : { tag: 'time_file' }) };
+    const f = { session_id: id, project_path: project, timestamp_utc: when || a.mtime, ...(when ? {} : { tag: 'time_file' }) };
+    // Below the task log's and Junie's own directory: the list says where the project is now, not where the chat ran.
+    if (project) ctx.fact({ session_id: id, key: 'cwd', value: project, priority: 3 });
     if (title) ctx.fact({ session_id: id, key: 'name', value: title, priority: 1 });
     ctx.fact({ session_id: id, key: 'client', value: product, priority: 2 });
     yield makeRow('system', `chat: ${title} model=${model || '-'} product=${product}${modified ? ` modified=${modified}` : ''}`, { ...f, source_line: null, tag: 'session_start' });

@@ -115,6 +115,12 @@ describe('built-in rules: each fires on its positive fixture and not on its nega
 });
 
 describe('what a finding says', () => {
+  it("unattended-setting: Zed's standing grants (every tool, the global default, a driven agent's mode), not a single tool's", async () => {
+    const setting = (text: string) => row({ session_id: '', tag: 'permission_setting', text: `permission setting: ${text}` });
+    const fired = async (text: string) => (await runRules([setting(text)])).filter((x) => x.rule_id === 'unattended-setting').length;
+    for (const t of ['always_allow_tool_actions=true', 'tool_permissions.default=allow', 'agent_servers.claude.default_mode=bypassPermissions']) expect(await fired(t), t).toBe(1);
+    for (const t of ['always_allow_tool_actions=false', 'tool_permissions.default=confirm', 'tool_permissions.terminal.default=allow', 'tool_permissions.default=allowed_once', 'agent_servers.claude.default_mode=default']) expect(await fired(t), t).toBe(0);
+  });
   it('a credential finding names the kind and never the value', async () => {
     const [f] = await runRules([row({ turn_type: 'user', text: `use this token: ${TOKEN} to push` })]);
     expect(f.reason).toContain('github_token');

@@ -32,10 +32,25 @@ describe('amp: collect and analyze the fixture home', () => {
 
   it('no secret of the home reaches an output; the inventory has the two threads as session files and rows', () => {
     const out = ['timeline.jsonl', 'timeline.csv', 'sessions.jsonl', 'inventory.json'].map((n) => readFileSync(join(T, 'out', n), 'utf8')).join('\n');
-    const secrets = readFileSync(join(HOME, '.local/share/amp/secrets.json'), 'utf8').match(/sgamp_[A-Za-z0-9_-]+|FAKE[A-Za-z0-9_-]*/g) ?? [];
+    const secrets = ['.local/share/amp/secrets.json', '.config/amp/settings.json'].flatMap((f) => readFileSync(join(HOME, f), 'utf8').match(/sgamp_[A-Za-z0-9_-]+|[A-Za-z0-9_-]*FAKE[A-Za-z0-9_-]*/g) ?? []);
     expect(secrets.length).toBeGreaterThan(0);
     for (const s of secrets) expect(out.includes(s), s).toBe(false);
     const inv = JSON.parse(readFileSync(join(T, 'out/inventory.json'), 'utf8')) as { homes: { agents: R[] }[] };
     expect(inv.homes[0].agents.find((a) => a.agent === 'amp')).toEqual(expect.objectContaining({ sessions: 2, session_files: 2, unknown_records: {} }));
+  });
+
+  it('settings.json: its MCP servers in the inventory with redacted findings, its standing grants as permission settings', () => {
+    const inv = JSON.parse(readFileSync(join(T, 'out/inventory.json'), 'utf8')) as { homes: { agents: R[] }[] };
+    const amp = inv.homes[0].agents.find((a) => a.agent === 'amp') as { mcp_servers: R[]; credential_findings: R[] };
+    expect(amp.mcp_servers.map((s) => [s.name, s.scope, s.transport, s.env_keys, s.header_keys])).toEqual([
+      ['github', 'user', 'stdio', ['GITHUB_PERSONAL_ACCESS_TOKEN'], []],
+      ['sentry', 'user', 'http', [], ['Authorization']],
+    ]);
+    expect(amp.credential_findings.map((c) => [c.server, c.key, c.kind, c.preview])).toEqual([
+      ['github', 'env:GITHUB_PERSONAL_ACCESS_TOKEN', 'github_token', 'ghp_…'],
+      ['sentry', 'header:Authorization', 'bearer_token', 'Bear…'],
+    ]);
+    const settings = readJsonl<R>(join(T, 'out/timeline.jsonl')).filter((r) => r.agent === 'amp' && r.tag === 'permission_setting');
+    expect(settings.map((r) => r.text)).toEqual(expect.arrayContaining(['permission setting: dangerouslyAllowAll=true']));
   });
 });

@@ -55,4 +55,23 @@ describe('zed: collect and analyze the fixture home', () => {
     const inv = JSON.parse(readFileSync(join(T, 'out/inventory.json'), 'utf8')) as { homes: { agents: R[] }[] };
     expect(inv.homes[0].agents.find((a) => a.agent === 'zed')).toEqual(expect.objectContaining({ sessions: 7, session_files: 2, unknown_records: {} }));
   });
+
+  it('settings.json: its context servers in the inventory, their credentials as redacted findings; no value of the file in any output', () => {
+    const inv = JSON.parse(readFileSync(join(T, 'out/inventory.json'), 'utf8')) as { homes: { agents: R[] }[] };
+    const zed = inv.homes[0].agents.find((a) => a.agent === 'zed') as { mcp_servers: R[]; credential_findings: R[] };
+    expect(zed.mcp_servers.map((s) => [s.name, s.scope, s.transport, s.disabled, s.file])).toEqual([
+      ['github', 'user', 'stdio', false, 'homes/zed-spec/.config/zed/settings.json'],
+      ['linear', 'user', 'stdio', false, 'homes/zed-spec/.config/zed/settings.json'],
+      ['postgres-context-server', 'user', '', false, 'homes/zed-spec/.config/zed/settings.json'],
+      ['puppeteer', 'user', 'stdio', true, 'homes/zed-spec/.config/zed/settings.json'],
+      ['sentry', 'user', 'http', false, 'homes/zed-spec/.config/zed/settings.json'],
+    ]);
+    expect(zed.credential_findings.map((c) => [c.server, c.key, c.preview])).toEqual(expect.arrayContaining([['github', 'env:GITHUB_PERSONAL_ACCESS_TOKEN', 'ghp_…']]));
+    const rows = readJsonl<R>(join(T, 'out/timeline.jsonl')).filter((r) => r.agent === 'zed' && r.tag === 'permission_setting');
+    expect(rows.map((r) => r.text)).toEqual(expect.arrayContaining(['permission setting: always_allow_tool_actions=true', 'permission setting: agent_servers.claude.default_mode=bypassPermissions']));
+    const out = ['timeline.jsonl', 'timeline.csv', 'sessions.jsonl', 'inventory.json', 'findings.jsonl', 'timeline.timesketch.jsonl'].map((n) => readFileSync(join(T, 'out', n), 'utf8')).join('\n');
+    const values = readFileSync(join(HOME, '.config/zed/settings.json'), 'utf8').match(/[A-Za-z0-9_-]*FAKE[A-Za-z0-9_-]*/g) ?? [];
+    expect(values.length).toBeGreaterThan(3);
+    for (const v of values) expect(out.includes(v), v).toBe(false);
+  });
 });

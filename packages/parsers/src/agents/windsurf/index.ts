@@ -2,12 +2,14 @@
  * Windsurf (Cascade): its conversations are encrypted at rest (`cascade/<uuid>.pb`, three peers
  * agree: no readable strings), so its timeline is an inventory: one row per encrypted store, by
  * its name, size and time, never its bytes; and the Markdown Cascade and the user leave in the
- * clear: a conversation's plan (`brain/<uuid>/plan.md`), the global rules and workflows.
+ * clear: a conversation's plan (`brain/<uuid>/plan.md`), the global rules and workflows; and its
+ * MCP servers (`mcp_config.json`, names only in rows).
  */
 import { readSmall } from '../../sdk/small-file.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { decodeText } from '../../sdk/text-encoding.js';
 import { pathParser } from '../../sdk/path-parser.js';
+import { MCP_CONFIG, parseMcpConfig } from './mcp-config.js';
 import type { AgentPlugin, Artifact, Row } from '../../sdk/types.js';
 
 const HOME = String.raw`\.codeium/windsurf(?:-next)?`;
@@ -49,12 +51,14 @@ async function* parseRules(a: Artifact): AsyncGenerator<Row> {
   yield makeRow('system', `${a.rel.includes('/global_workflows/') ? 'workflow' : 'global rules'} (${a.rel.split('/').pop()}):\n${r.text}`, { source_line: null, ...at(a), tag: 'rules' });
 }
 
-/** Windsurf: its encrypted conversation stores as an inventory, and its plans, rules and workflows. */
+/** Windsurf: its encrypted conversation stores as an inventory, its plans, rules and workflows, and its MCP servers. */
 export const windsurfPlugin: AgentPlugin = {
   agent: 'windsurf',
   parsers: [
     pathParser('windsurf', 'encrypted-stores', ['~/.codeium/windsurf/{cascade,implicit,memories,chat_state}/*.pb'], PATHS.encrypted, parseEncrypted),
     pathParser('windsurf', 'plans', ['~/.codeium/windsurf/brain/<uuid>/plan.md'], PATHS.plan, parsePlan),
     pathParser('windsurf', 'rules', ['~/.codeium/windsurf/memories/global_rules.md', '~/.codeium/windsurf/global_workflows/*.md'], PATHS.rules, parseRules),
+    // A secret file (env and header values in the clear): only server names and key names are read out.
+    pathParser('windsurf', 'mcp-config', ['~/.codeium/windsurf/mcp_config.json', '~/.codeium/windsurf-next/mcp_config.json'], MCP_CONFIG, parseMcpConfig, { secret: true }),
   ],
 };

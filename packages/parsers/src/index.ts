@@ -1,12 +1,13 @@
 export type { AgentPlugin, Artifact, FactKey, McpServerReport, ParseContext, ParseOptions, Parser, Row, RowTag, SessionFact, TurnType } from './sdk/types.js';
 export { mcpServerFromEntry, mcpServersFromConfig, type McpBase } from './sdk/mcp.js';
-export { badLineRow, makeRow, unreadableRow } from './sdk/row.js';
+export { badLineRow, makeRow, recovered, unreadableRow } from './sdk/row.js';
 export { compactJson, JSON_TEXT_MAX_DEPTH, jsonText, plainText } from './sdk/compact-json.js';
 export { normalizeTimestamp, toUtc, type TimestampResult } from './sdk/timestamp.js';
 export { asArray, asBool, asJsonish, asNumber, asObject, asString, describeJson, isObject, pick, pickString, type JsonObject } from './sdk/decode.js';
 export { readJsonArray, type JsonStreamEvent, type JsonStreamOptions } from './sdk/json-stream.js';
 export { readJsonLines, readLines, type JsonLine, type LineReaderOptions, type RawLine } from './sdk/line-reader.js';
 export { columnNames, openCollectedSqlite, quoteIdent, SqliteOpenError, tableNames, type SqliteDatabase } from './sdk/sqlite.js';
+export { carveSqlite, type CarvedRecord, type CarvedSource, type CarvedValue, type CarveOptions, type CarveResult } from './sdk/sqlite-carve.js';
 export { isSqlRow, openArtifactSqlite, querySafely, tableRows, selectList, sqlJson, sqlText, sqlTime, type OpenedSqlite, type QueryItem, type SqlRecord } from './sdk/sqlite-rows.js';
 export { parseJsonc, readJsonDocument, whyUnparsed, type JsonDocumentOptions } from './sdk/json-document.js';
 export { readSmall } from './sdk/small-file.js';

@@ -12,6 +12,8 @@ type R = Record<string, unknown>;
 const T = tempDir('analyze-zed');
 const HOME = join(REPO, 'fixtures/homes/zed-spec');
 const THREADS = ['1e9ac100-0000-4000-8000-000000000003', '7e57ab1e-0000-4000-8000-000000000001', '5ab0a9e7-0000-4000-8000-000000000002', 'j50n0000-0000-4000-8000-000000000004', 'c07c07c0-0000-4000-8000-000000000005'];
+/** Deleted while Zed ran: carved back from the Linux place's threads.db (its -wal holds the delete). */
+const GONE = 'de1e7ed0-0000-4000-8000-000000000006';
 const TEXT_THREADS = ['c0nte7t0-0000-4000-8000-000000000001', 'c0nte7t0-0000-4000-8000-000000000002'];
 
 describe('zed: collect and analyze the fixture home', () => {
@@ -29,7 +31,8 @@ describe('zed: collect and analyze the fixture home', () => {
     expect(analyze.code, analyze.stderr).toBe(0);
     expect(stackTraceLines(analyze.stderr)).toEqual([]);
     const sessions = readJsonl<R>(join(T, 'out/sessions.jsonl')).filter((s) => s.agent === 'zed');
-    expect(sessions.map((s) => s.session_id).sort()).toEqual([...THREADS, ...TEXT_THREADS].sort());
+    expect(sessions.map((s) => s.session_id).sort()).toEqual([...THREADS, GONE, ...TEXT_THREADS].sort());
+    expect(sessions.find((s) => s.session_id === GONE)).toEqual(expect.objectContaining({ name: 'Read the deploy settings', project_path: '/home/dev/src/zed-app', tools: ['terminal'] }));
     const main = sessions.find((s) => s.session_id === THREADS[1]);
     expect(main).toEqual(expect.objectContaining({ name: 'Fix failing cargo test', project_path: '/home/dev/src/zed-app', git_branch: 'main', models: ['anthropic/claude-sonnet-4-5'], tools: ['edit_file', 'terminal'] }));
   });
@@ -40,7 +43,11 @@ describe('zed: collect and analyze the fixture home', () => {
     const dup = readJsonl<{ dropped: R }>(join(T, 'out/duplicates.jsonl')).filter((d) => String(d.dropped.source_file).endsWith('threads.db'));
     const key = (r: R) => [r.session_id, r.source_line, r.turn_type, r.tool_use_id, r.text].join('\0');
     expect(new Set(tl.map(key)).size).toBe(tl.length);
-    expect(dup.length).toBe(2 * tl.length);
+    // The deleted thread is only in the Linux place's copy: its rows have no duplicate.
+    const gone = tl.filter((r) => r.session_id === GONE);
+    expect(gone.length).toBeGreaterThan(0);
+    expect(new Set(gone.map((r) => r.source_file))).toEqual(new Set(['homes/zed-spec/.local/share/zed/threads/threads.db']));
+    expect(dup.length).toBe(2 * (tl.length - gone.length));
     expect(all.filter((r) => r.tag === 'bad_line').map((r) => [r.source_file, r.session_id, String(r.text).replace(/after \d+ compressed/, 'after N compressed')])).toEqual(
       ['.local/share/zed', 'AppData/Local/Zed', 'Library/Application Support/Zed'].map((d) => [`homes/zed-spec/${d}/threads/threads.db`, THREADS[4], `parser: unreadable thread ${THREADS[4]} "Cut short" (rowid 5): expected zstd-compressed data, but decoding stopped after N compressed bytes (unexpected EOF)`]),
     );
@@ -53,7 +60,7 @@ describe('zed: collect and analyze the fixture home', () => {
     expect(rows('out-thinking').filter((r) => r.turn_type === 'thinking').map((r) => r.text)).toEqual(['Read it.', 'Run the tests first.']);
     expect((JSON.parse(analyze.stdout) as { collected_no_rows: { agent: string }[] }).collected_no_rows).toEqual([]);
     const inv = JSON.parse(readFileSync(join(T, 'out/inventory.json'), 'utf8')) as { homes: { agents: R[] }[] };
-    expect(inv.homes[0].agents.find((a) => a.agent === 'zed')).toEqual(expect.objectContaining({ sessions: 7, session_files: 2, unknown_records: {} }));
+    expect(inv.homes[0].agents.find((a) => a.agent === 'zed')).toEqual(expect.objectContaining({ sessions: 8, session_files: 2, unknown_records: {} }));
   });
 
   it('settings.json: its context servers in the inventory, their credentials as redacted findings; no value of the file in any output', () => {

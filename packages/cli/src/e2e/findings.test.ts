@@ -46,6 +46,8 @@ describe('findings over every fixture home', () => {
     expect(countBy(f)).toEqual({
       // a prompt in the credentials fixture pastes a GitHub token (the fixture's point)
       'credential-in-conversation': 1,
+      // zed-spec's deleted thread, carved back from threads.db: its `cat .env` terminal call
+      'credential-store-read': 1,
       // amp-spec's second thread: the model calls `git push --force` (the user rejects it; the
       // attempt is what the rule reports)
       'force-push': 1,

@@ -26,3 +26,11 @@ export function unreadableRow(reason: string, fields: Partial<Row> = {}): Row {
   f.tag = 'unreadable';
   return makeRow('system', `parser: unreadable file (${reason})`, f);
 }
+
+/** Tags the analyzer acts on (permissions, sessions, models, MCP) stay on a recovered row; any other kind of row is tagged `recovered`. */
+const KEEP_TAG = /^(?:permission_|session_|model$|mcp_)/;
+
+/** A row of something the store no longer holds (a deleted record given again): tagged `recovered` unless its tag is one the analyzer acts on. */
+export function recovered(r: Row): Row {
+  return r.tag !== undefined && KEEP_TAG.test(r.tag) ? r : { ...r, tag: 'recovered' };
+}

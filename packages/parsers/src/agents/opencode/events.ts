@@ -1,6 +1,6 @@
 import { compactJson } from '../../sdk/compact-json.js';
 import { asArray, asString, isObject, type JsonObject } from '../../sdk/decode.js';
-import { makeRow, unreadableRow } from '../../sdk/row.js';
+import { makeRow, recovered, unreadableRow } from '../../sdk/row.js';
 import type { SqliteDatabase } from '../../sdk/sqlite.js';
 import { querySafely, sqlJson, sqlText } from '../../sdk/sqlite-rows.js';
 import { toUtc } from '../../sdk/timestamp.js';
@@ -113,11 +113,4 @@ export function* recoverFromEvents(db: SqliteDatabase, st: DbState, ctx: ParseCo
       yield recovered(makeRow('system', `message ${msg.role} without parts: ${compactJson(k.data)}`, { session_id: msg.sessionId, timestamp_utc: msg.created, model: msg.model, source_line: k.line }));
     }
   }
-}
-
-/** Tags the analyzer acts on (permissions, sessions, models) stay; any other kind of row is tagged `recovered`. */
-const KEEP_TAG = /^(?:permission_|session_|model$|mcp_)/;
-
-function recovered(r: Row): Row {
-  return r.tag !== undefined && KEEP_TAG.test(r.tag) ? r : { ...r, tag: 'recovered' };
 }

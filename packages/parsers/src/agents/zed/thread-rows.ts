@@ -7,6 +7,7 @@
 import { compactJson } from '../../sdk/compact-json.js';
 import { asArray, asNumber, asString, isObject, type JsonObject } from '../../sdk/decode.js';
 import { makeRow } from '../../sdk/row.js';
+import { type SqlRecord, sqlText, sqlTime } from '../../sdk/sqlite-rows.js';
 import type { ParseContext, Row } from '../../sdk/types.js';
 import { mentionTarget, toolInput, toolResultText, toolUseText, variant } from './content.js';
 import { legacyMessageRows } from './legacy-rows.js';
@@ -23,6 +24,15 @@ export interface ThreadMeta {
   folders: string[];
   /** The row's rowid. */
   line: number;
+}
+
+/** A `threads` row's fields beside its document (`line`: its rowid). */
+export function threadMeta(r: SqlRecord, line: number): ThreadMeta {
+  const folders = sqlText(r.folder_paths)
+    .split('\n')
+    .filter((p) => p !== '');
+  const updated = sqlTime(r.updated_at);
+  return { id: sqlText(r.id), summary: sqlText(r.summary), created: sqlTime(r.created_at) || updated, updated, parent: sqlText(r.parent_id), folders, line };
 }
 
 /** Builds the rows of one thread: its fields on every row, its time and tag rule. */

@@ -15,6 +15,7 @@ const homes = tempHomes('zed');
 const T1 = '7e57ab1e-0000-4000-8000-000000000001';
 const SUB = '5ab0a9e7-0000-4000-8000-000000000002';
 const OLD = '1e9ac100-0000-4000-8000-000000000003';
+const GONE = 'de1e7ed0-0000-4000-8000-000000000006';
 const short = (id: string) => ({ [T1]: 'T1', [SUB]: 'SUB', [OLD]: 'OLD' })[id] ?? id;
 const line = (r: Row) => [short(r.session_id), r.source_line, r.timestamp_utc, r.turn_type, r.tool_name, r.tool_use_id, r.text, r.tag ?? ''];
 const CREATED = '2026-10-03T14:20:00.500Z';
@@ -60,6 +61,15 @@ describe('threads.db (the fixture home)', () => {
       ['j50n0000-0000-4000-8000-000000000004', null, '2026-10-04T08:00:00.000Z', 'system', '', '', 'session name: Plain JSON row', 'session_name'],
       ['j50n0000-0000-4000-8000-000000000004', 1, '2026-10-04T08:00:00.000Z', 'user', '', '', 'hello from a json row', 'time_session'],
       ['c07c07c0-0000-4000-8000-000000000005', null, '2026-10-04T09:00:00.000Z', 'system', '', '', expect.stringMatching(/^parser: unreadable thread c07c07c0-\S+ "Cut short" \(rowid 5\): expected zstd-compressed data, but decoding stopped after \d+ compressed bytes/), 'bad_line'],
+      // Deleted while Zed ran: the delete is in the -wal, the thread still whole in the main file's page.
+      [GONE, null, '2026-10-05T10:00:00.000Z', 'system', '', '', `deleted thread recovered: ${GONE} "Read the deploy settings" (no longer in the table; carved from the main file, as of the last checkpoint, page 2, rowid 6)`, 'recovered'],
+      [GONE, null, '2026-10-05T10:00:00.000Z', 'system', '', '', `thread: Read the deploy settings profile=write model=anthropic/claude-sonnet-4-5 folders=${APP} tokens=0/0 version=0.3.0`, 'session_start'],
+      [GONE, null, '2026-10-05T10:00:00.000Z', 'system', '', '', 'session name: Read the deploy settings', 'session_name'],
+      [GONE, null, '2026-10-05T10:00:00.000Z', 'system', '', '', 'model: anthropic/claude-sonnet-4-5', 'model'],
+      [GONE, 1, '2026-10-05T10:00:00.000Z', 'user', '', '', 'What is in .env? Then delete this thread.', 'recovered'],
+      [GONE, 2, '2026-10-05T10:00:00.000Z', 'assistant', '', '', 'Reading it.', 'recovered'],
+      [GONE, 2, '2026-10-05T10:00:00.000Z', 'tool_use', 'terminal', 'toolu_06cat', 'cat .env (cd zed-app)', 'recovered'],
+      [GONE, 2, '2026-10-05T10:00:00.000Z', 'tool_result', 'terminal', 'toolu_06cat', 'DEPLOY_REGION=eu-west-1', 'recovered'],
     ]);
     // Every row of a thread carries its project, model and branch; results carry no model.
     expect(rows.filter((r) => r.session_id === T1).every((r) => r.project_path === APP && r.git_branch === 'main')).toBe(true);
@@ -73,7 +83,8 @@ describe('threads.db (the fixture home)', () => {
     const home = copyHome('zed-spec', homes.make());
     const { rows } = await run(threads, home, '.local/share/zed/threads/threads.db', { includeThinking: false });
     expect(rows.filter((r) => r.turn_type === 'thinking')).toEqual([]);
-    expect(rows.filter((r) => r.turn_type === 'assistant').length).toBe(3);
+    // Three in the live threads, one in the deleted thread carved back.
+    expect(rows.filter((r) => r.turn_type === 'assistant').length).toBe(4);
   });
 
   it('wants the threads database at each OS place, nothing under the downloaded folders', () => {

@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { carveSqlite, decodeRecord } from './sqlite-carve.js';
+import { walFrames } from './sqlite-wal.js';
+
+// Real databases written by SQLite (better-sqlite3) on the analyst's side, copied the way a
+// collector copies them (the file and its -wal while the writer is still open), then carved
+// from their bytes.
+
+const root = mkdtempSync(join(tmpdir(), 'aitrail-carve-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+let n = 0;
+/** A database built by `build` in WAL or rollback mode, copied while still open; returns the copy's bytes. */
+function copied(mode: 'wal' | 'delete', build: (db: Database.Database) => void): { file: Buffer; wal: Buffer | null } {
+  const dir = join(root, `db${++n}`);
+  mkdirSync(dir);
+  const path = join(dir, 'threads.db');
+  const db = new Database(path);
+  db.pragma(`journal_mode = ${mode}`);
+  db.pragma('wal_autocheckpoint = 0');
+  build(db);
+  const copy = join(dir, 'copy.db');
+  copyFileSync(path, copy);
+  if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
+  db.close();
+  return { file: readFileSync(copy), wal: existsSync(`${copy}-wal`) ? readFileSync(`${copy}-wal`) : null };
+}
+
+const big = (seed: string, bytes: number) => Buffer.concat([Buffer.from(seed), randomBytes(bytes)]);
+const ids = (r: ReturnType<typeof carveSqlite>) => [...new Set(r.records.map((x) => x.values[0]))].sort();
+
+describe('carveSqlite', () => {
+  it('WAL mode: a row deleted after the last checkpoint is whole in the main file (file-old), its overflow pages too', () => {
+    const blob = big('zstd?', 20_000);
+    const c = copied('wal', (db) => {
+      db.exec('CREATE TABLE threads (id TEXT PRIMARY KEY, summary TEXT NOT NULL, data BLOB)');
+      const put = db.prepare('INSERT INTO threads VALUES (?, ?, ?)');
+      put.run('t1', 'kept', big('a', 100));
+      put.run('t2', 'deleted later', blob);
+      put.run('t3', 'kept too', big('c', 100));
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.prepare('DELETE FROM threads WHERE id = ?').run('t2');
+    });
+    expect(c.wal?.length).toBeGreaterThan(0);
+    const r = carveSqlite(c.file, c.wal);
+    const t2 = r.records.filter((x) => x.values[0] === 't2');
+    expect(t2.map((x) => x.source)).toEqual(['file-old']);
+    expect(t2[0].values[1]).toBe('deleted later');
+    expect(Buffer.compare(t2[0].values[2] as Buffer, blob)).toBe(0);
+    expect(r.notes).toEqual([]);
+  });
+
+  it('WAL mode with no checkpoint: the frame before the delete holds the row (wal-old)', () => {
+    const c = copied('wal', (db) => {
+      db.exec('CREATE TABLE threads (id TEXT PRIMARY KEY, summary TEXT, n INTEGER, f REAL)');
+      db.prepare('INSERT INTO threads VALUES (?, ?, ?, ?)').run('w1', 'first', 2 ** 40, 1.5);
+      db.prepare('INSERT INTO threads VALUES (?, ?, ?, ?)').run('w2', 'second', -7, null);
+      db.prepare('DELETE FROM threads WHERE id = ?').run('w2');
+    });
+    const r = carveSqlite(c.file, c.wal);
+    const w2 = r.records.find((x) => x.values[0] === 'w2');
+    expect(w2?.source).toBe('wal-old');
+    expect(w2?.values).toEqual(['w2', 'second', -7, null]);
+    // w1 is on every older version of the page: carved once.
+    expect(r.records.filter((x) => x.values[0] === 'w1').map((x) => x.values)).toEqual([['w1', 'first', 2 ** 40, 1.5]]);
+  });
+
+  it('rollback mode: a table emptied by DELETE FROM frees whole leaf pages (freelist); a table still in use gives nothing', () => {
+    const c = copied('delete', (db) => {
+      db.exec('CREATE TABLE keep (id TEXT); CREATE TABLE gone (id TEXT, body TEXT)');
+      const put = db.prepare('INSERT INTO gone VALUES (?, ?)');
+      for (let i = 0; i < 300; i++) put.run(`g${i}`, `text ${i} `.repeat(20));
+      db.prepare('INSERT INTO keep VALUES (?)').run('k1');
+      db.exec('DELETE FROM gone');
+    });
+    expect(c.wal).toBeNull();
+    const r = carveSqlite(c.file, null);
+    expect(new Set(r.records.map((x) => x.source))).toEqual(new Set(['freelist']));
+    expect(r.records.length).toBeGreaterThan(250);
+    expect(r.records.every((x) => typeof x.values[0] === 'string' && String(x.values[0]).startsWith('g'))).toBe(true);
+    expect(ids(r)).not.toContain('k1');
+  });
+
+  it('a database with nothing deleted gives nothing; the cap on records holds and says so', () => {
+    const quiet = copied('delete', (db) => {
+      db.exec('CREATE TABLE t (id TEXT)');
+      db.prepare('INSERT INTO t VALUES (?)').run('x');
+    });
+    expect(carveSqlite(quiet.file, null)).toEqual({ records: [], notes: [] });
+    const many = copied('delete', (db) => {
+      db.exec('CREATE TABLE gone (id TEXT, body TEXT)');
+      for (let i = 0; i < 300; i++) db.prepare('INSERT INTO gone VALUES (?, ?)').run(`g${i}`, 'x'.repeat(200));
+      db.exec('DELETE FROM gone');
+    });
+    const capped = carveSqlite(many.file, null, { maxRecords: 10 });
+    expect(capped.records).toHaveLength(10);
+    expect(capped.notes).toEqual(['more than 10 records carved; the rest were not read']);
+  });
+
+  it('a WAL whose checksum chain breaks: frames after the break are not live, so the rows they add are carved, not lost', () => {
+    const c = copied('wal', (db) => {
+      db.exec('CREATE TABLE t (id TEXT)');
+      db.prepare('INSERT INTO t VALUES (?)').run('before');
+      db.prepare('INSERT INTO t VALUES (?)').run('after');
+    });
+    const wal = Buffer.from(c.wal as Buffer);
+    const pageSize = c.file.readUInt16BE(16);
+    const frames = walFrames(wal, pageSize).frames.length;
+    // Flip a byte in the last frame's page: its checksum (and so its commit) no longer holds.
+    wal[32 + (frames - 1) * (24 + pageSize) + 24 + 10] ^= 0xff;
+    const w = walFrames(wal, pageSize);
+    expect(Math.max(...w.live.values())).toBeLessThan(frames - 1);
+    expect(ids(carveSqlite(c.file, wal))).toContain('before');
+  });
+
+  it('damage and noise never throw: random bytes, cut files, a WAL of another page size, cycles in an overflow chain', () => {
+    const c = copied('wal', (db) => {
+      db.exec('CREATE TABLE t (id TEXT, b BLOB)');
+      db.prepare('INSERT INTO t VALUES (?, ?)').run('a', randomBytes(30_000));
+      db.prepare('DELETE FROM t').run();
+    });
+    for (let cut = 0; cut < c.file.length; cut += 997) carveSqlite(c.file.subarray(0, cut), c.wal?.subarray(0, cut) ?? null);
+    const header = Buffer.from(c.file.subarray(0, 100));
+    expect(carveSqlite(Buffer.alloc(50), null).notes).toEqual(['not a SQLite database (no header)']);
+    header.writeUInt16BE(1000, 16);
+    expect(carveSqlite(Buffer.concat([header, Buffer.alloc(4096)]), null).notes).toEqual(['page size 1000 is not one SQLite writes']);
+    const otherWal = Buffer.from(c.wal as Buffer);
+    otherWal.writeUInt32BE(8192, 8);
+    expect(carveSqlite(c.file, otherWal).notes).toEqual([`the WAL's page size 8192 is not the database's ${c.file.readUInt16BE(16)}`]);
+    // Every overflow pointer of every page pointed at its own page: each chain is a cycle.
+    const looped = Buffer.from(c.wal as Buffer);
+    const ps = c.file.readUInt16BE(16);
+    for (let at = 32 + 24; at + ps <= looped.length; at += 24 + ps) looped.writeUInt32BE(looped.readUInt32BE(at - 24), at);
+    expect(() => carveSqlite(c.file, looped)).not.toThrow();
+    fc.assert(fc.property(fc.uint8Array({ minLength: 0, maxLength: 3000 }), (bytes) => {
+      const b = Buffer.concat([c.file.subarray(0, 100), Buffer.from(bytes)]);
+      expect(() => carveSqlite(b, Buffer.from(bytes))).not.toThrow();
+    }), { numRuns: 200 });
+  });
+});
+
+describe('decodeRecord', () => {
+  const utf8 = (b: Buffer) => b.toString('utf8');
+  it('reads every serial type and refuses a header that does not add up to its body', () => {
+    // header 7 bytes: size, NULL, int8, int16, 0, 1, text(1) (serial 15); then 0x7f, 0x0100, 'z'.
+    const rec = Buffer.from([7, 0, 1, 2, 8, 9, 15, 0x7f, 0x01, 0x00, 0x7a]);
+    expect(decodeRecord(rec, utf8)).toEqual([null, 127, 256, 0, 1, 'z']);
+    expect(decodeRecord(rec.subarray(0, 10), utf8)).toBeNull();
+    expect(decodeRecord(Buffer.from([2, 10]), utf8)).toBeNull();
+    expect(decodeRecord(Buffer.from([9]), utf8)).toBeNull();
+    expect(decodeRecord(Buffer.from([2, 6, 0x80, 0, 0, 0, 0, 0, 0, 1]), utf8)).toEqual([-(2n ** 63n) + 1n]);
+  });
+});

@@ -35,6 +35,8 @@ export interface CarveOptions {
   maxRecords?: number;
   /** A record whose payload is larger is skipped (default 64 MiB). */
   maxPayload?: number;
+  /** Whether a page version is carved at all (default every one): a caller that knows which table owns each live page keeps to its own. */
+  accept?: (page: number, source: CarvedSource) => boolean;
 }
 
 /** What {@link carveSqlite} found, and what it could not read (for a warning). */
@@ -154,6 +156,7 @@ export function carveSqlite(file: Buffer, wal: Buffer | null, opts: CarveOptions
   };
   const seen = new Set<string>();
   const carvePage = (source: CarvedSource, page: number, data: Buffer, pageOf: (n: number) => Buffer | undefined) => {
+    if (opts.accept && !opts.accept(page, source)) return;
     const hdr = page === 1 ? 100 : 0;
     if (data.length < hdr + 8 || data[hdr] !== LEAF_TABLE) return;
     const cells = data.readUInt16BE(hdr + 3);

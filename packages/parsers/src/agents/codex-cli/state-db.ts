@@ -1,6 +1,7 @@
 import { asObject, asString } from '../../sdk/decode.js';
-import { makeRow } from '../../sdk/row.js';
-import { tableNames } from '../../sdk/sqlite.js';
+import { makeRow, recovered } from '../../sdk/row.js';
+import { type SqliteDatabase, tableNames } from '../../sdk/sqlite.js';
+import { deletedRows, readSqliteBytes, type SqliteBytes } from '../../sdk/sqlite-deleted.js';
 import { normalizeTimestamp } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { STATE_DB_RE } from './paths.js';
@@ -77,7 +78,29 @@ function securityRows(r: Rec, rowid: number): Row[] {
   ];
 }
 
+const WHERE = { freelist: 'a freed page', 'file-old': 'the main file, as of the last checkpoint', 'wal-old': 'an older WAL frame' } as const;
+
+/** A carved threads record's id, when it has a thread's shape (a uuid, its rollout's path, its cwd). */
+function threadKey(r: Rec): string | null {
+  return typeof r.id === 'string' && /^[0-9a-f]{8}-[0-9a-f-]{27}$/i.test(r.id) && typeof r.rollout_path === 'string' && typeof r.cwd === 'string' ? r.id.toLowerCase() : null;
+}
+
+/** Threads the table no longer holds (deleted with their rollout, or before it): a row saying where each was found, then the rows a live one gives, tagged recovered. */
+function* deletedThreads(bytes: SqliteBytes, db: SqliteDatabase, ctx: ParseContext, rel: string): Generator<Row> {
+  const found = deletedRows(bytes, db, 'threads', { key: threadKey, minColumns: 10, newer: (x, y) => Number(x.updated_at ?? 0) > Number(y.updated_at ?? 0) });
+  for (const n of found.notes) ctx.warn(`${rel}: ${n}`);
+  for (const { row, record } of found.rows) {
+    const rows = threadRows(row, record.rowid, ctx).map(recovered);
+    const id = text(row.id).toLowerCase();
+    yield makeRow('system', `deleted thread recovered: ${id} (no longer in the table; carved from ${WHERE[record.source]}, page ${record.page}, rowid ${record.rowid})`, { session_id: id, project_path: text(row.cwd), git_branch: text(row.git_branch), model: text(row.model), timestamp_utc: rows[0]?.timestamp_utc ?? '', source_line: record.rowid, tag: 'recovered' });
+    yield* rows;
+  }
+}
+
 async function* parseState(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
+  // The bytes before SQLite opens the copy: deleted threads are carved from them.
+  const bytes = await a.localPath().then(readSqliteBytes, () => null);
+  if (bytes && !bytes.ok) ctx.warn(`${a.rel}: ${bytes.why}`);
   const o = await openStore(a);
   if (!o.ok) {
     yield o.row;
@@ -88,12 +111,13 @@ async function* parseState(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> 
     if (tables.size === 0) ctx.warn(`${a.rel} has no tables: its -wal was not collected or holds no committed schema`);
     if (tables.has('threads')) yield* tableRows(o.db, 'threads', THREAD_COLUMNS, (r, n) => threadRows(r, n, ctx));
     if (tables.has('security_events')) yield* tableRows(o.db, 'security_events', SECURITY_COLUMNS, securityRows);
+    if (bytes?.ok && tables.has('threads')) yield* deletedThreads(bytes.bytes, o.db, ctx, a.rel);
   } finally {
     o.db.close();
   }
 }
 
-/** `state_<n>.sqlite`: thread metadata (a thread whose rollout is gone survives here) and security events (secondary). */
+/** `state_<n>.sqlite`: thread metadata (a thread whose rollout is gone survives here; one deleted from the table is carved back) and security events (secondary). */
 export const stateDbParser: Parser = {
   agent: 'codex-cli',
   name: 'state-db',

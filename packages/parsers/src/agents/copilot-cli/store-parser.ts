@@ -1,11 +1,13 @@
 import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { columnNames, openCollectedSqlite, type SqliteDatabase, tableNames } from '../../sdk/sqlite.js';
-import { normalizeTimestamp } from '../../sdk/timestamp.js';
+import { readSqliteBytes } from '../../sdk/sqlite-deleted.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { copilotParser } from './common.js';
 import { COPILOT_PATTERNS } from './paths.js';
 import { TurnRepeats } from './store-repeats.js';
+import { recoveredStoreRows } from './store-recovered.js';
 import { countUnknownTables } from './store-tables.js';
+import { stamp, text } from './store-values.js';
 
 type Rec = Record<string, unknown>;
 
@@ -49,6 +51,9 @@ async function* parseStore(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> 
     yield unreadableRow(`expected a private copy of ${a.rel} to open as SQLite, but it could not be made (${why})`);
     return;
   }
+  // The bytes before SQLite opens the copy: deleted sessions and turns are carved from them.
+  const bytes = await readSqliteBytes(local);
+  if (!bytes.ok) ctx.warn(`session-store.db: ${bytes.why}`);
   let db: SqliteDatabase;
   try {
     // Named by rel, so the row reads the same wherever the analysis ran.
@@ -119,6 +124,7 @@ async function* parseStore(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> 
       });
     }
     if (tables.has('forge_trajectory_events')) yield* forgeRows(db, ctxOf, ctx);
+    if (bytes.ok) yield* recoveredStoreRows(bytes.bytes, db, tables, sessions, ctx);
     // search_index, assistant_usage_events, forge_skill_proposals, dynamic_context_items: no
     // rows (concatenated copies of turns, accounting, or nothing tied to a session). Any other
     // table is a newer schema's, counted as unknown.
@@ -220,21 +226,4 @@ function hasRowid(db: SqliteDatabase, table: string): boolean {
 
 function quote(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
-}
-
-/** A column as text: strings as stored, numbers printed, blobs read as UTF-8 (SQLite keeps any type in any column), NULL ''. */
-function text(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
-  if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8');
-  return '';
-}
-
-/** A stored time in UTC; one that cannot be read leaves the row undated and says so. */
-function stamp(v: unknown, table: string, rowid: number, ctx: ParseContext): string {
-  if (v === null || v === undefined || v === '') return '';
-  const r = normalizeTimestamp(typeof v === 'bigint' ? Number(v) : v);
-  if (r.ok) return r.value;
-  ctx.warn(`session-store.db ${table} rowid ${rowid}: ${r.reason}`, rowid);
-  return '';
 }

@@ -8,10 +8,11 @@ import { jsonText } from '../../sdk/compact-json.js';
 import { isObject } from '../../sdk/decode.js';
 import { makeRow } from '../../sdk/row.js';
 import { tableNames } from '../../sdk/sqlite.js';
+import { readSqliteBytes } from '../../sdk/sqlite-deleted.js';
 import { isSqlRow, openArtifactSqlite, selectList, sqlText, tableRows } from '../../sdk/sqlite-rows.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { isZstd, zstdDecompress } from '../../sdk/zstd.js';
-import { carveBytes, recoveredThreads } from './recovered-threads.js';
+import { recoveredThreads } from './recovered-threads.js';
 import { threadMeta, threadRows } from './thread-rows.js';
 
 /** A decoded document larger than this is not parsed (a zstd bomb, or damage): its thread says so. */
@@ -74,9 +75,10 @@ export async function decodeThreadData(dataType: string, raw: unknown, ctx: Pars
 export async function* parseZedThreads(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
   // The bytes first: deleted threads are carved from the copy as collected, before SQLite opens it.
   const bytes = await a.localPath().then(
-    (local) => carveBytes(local, ctx, a.rel),
+    (local) => readSqliteBytes(local),
     () => null,
   );
+  if (bytes && !bytes.ok) ctx.warn(`${a.rel}: ${bytes.why}`);
   const opened = await openArtifactSqlite(a);
   if (!opened.ok) {
     yield opened.row;
@@ -88,17 +90,13 @@ export async function* parseZedThreads(a: Artifact, ctx: ParseContext): AsyncGen
       ctx.warn(`${a.rel} has no threads table: ${opened.hadWal ? 'its -wal holds no committed schema' : 'not a Zed threads database, or its rows are in a -wal that was not collected'}`);
       return;
     }
-    const live = new Set<string>();
-    let complete = true;
     const sql = `SELECT * FROM (SELECT rowid AS "__rowid", ${selectList(db, 'threads', COLS)} FROM threads) ORDER BY COALESCE(created_at, updated_at), "__rowid"`;
     for (const r of tableRows(db, 'threads', sql)) {
       if (isSqlRow(r)) {
-        complete = false;
         yield r;
         continue;
       }
       const meta = threadMeta(r, Number(r.__rowid));
-      live.add(meta.id);
       const doc = await decodeThreadData(sqlText(r.data_type), r.data, ctx, meta.line);
       if (!doc.ok || !isObject(doc.value)) {
         const why = doc.ok ? `expected a JSON object, found ${Array.isArray(doc.value) ? 'an array' : typeof doc.value}` : doc.why;
@@ -107,9 +105,7 @@ export async function* parseZedThreads(a: Artifact, ctx: ParseContext): AsyncGen
       }
       yield* threadRows(doc.value, meta, ctx);
     }
-    // A thread the live read could not reach would pass for a deleted one: carve only after a whole read.
-    if (bytes && complete) yield* recoveredThreads(bytes, db, live, decodeThreadData, ctx, a.rel);
-    else if (bytes) ctx.warn(`${a.rel}: the threads table was not read whole; deleted threads were not looked for`);
+    if (bytes?.ok) yield* recoveredThreads(bytes.bytes, db, decodeThreadData, ctx, a.rel);
   } finally {
     db.close();
   }

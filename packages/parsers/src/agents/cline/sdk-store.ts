@@ -2,13 +2,12 @@
  * Cline's SDK session store (the CLI since 3.x, and new VS Code tasks after the SDK migration):
  * `~/.cline/data/sessions/<id>/<id>.messages.json` (the conversation, one JSON document with
  * `messages[]`, each timed), `<id>.json` (the manifest: start, end, status, cwd, model, prompt)
- * and `db/sessions.db` (the same manifest as a row). Shapes seen in a live 3.0.65 run
- * (fixtures/homes/cline-family) and read in sdk/packages/core/src/services/session-data.ts.
+ * and `db/sessions.db` (the same manifest as a row, read in sdk-db.ts). Shapes seen in a live
+ * 3.0.65 run (fixtures/homes/cline-family) and read in sdk/packages/core/src/services/session-data.ts.
  */
 import { asArray, asBool, asNumber, asObject, asString, isObject, type JsonObject } from '../../sdk/decode.js';
 import { readJsonArray } from '../../sdk/json-stream.js';
-import { makeRow, unreadableRow } from '../../sdk/row.js';
-import { openCollectedSqlite, SqliteOpenError, tableNames } from '../../sdk/sqlite.js';
+import { makeRow } from '../../sdk/row.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { contentText, isSyntheticUserText, toolInputText } from './content.js';
@@ -140,23 +139,4 @@ export async function* parseSdkManifest(a: Artifact, ctx: ParseContext, folderId
   const r = asObject(doc.value);
   if (!r) return yield makeRow('system', 'parser: unparseable session manifest (expected a JSON object)', { session_id: folderId, timestamp_utc: a.mtime, tag: 'bad_line' });
   yield* sessionRecordRows({ ...r, session_id: asString(r.session_id) ?? folderId }, ctx, null);
-}
-
-/** `db/sessions.db`: one row per session (a session whose folder was removed survives here). */
-export async function* parseSdkDb(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
-  let db: Awaited<ReturnType<typeof openCollectedSqlite>>;
-  try {
-    db = await openCollectedSqlite(await a.localPath(), a.rel);
-  } catch (e) {
-    return yield unreadableRow(e instanceof SqliteOpenError ? e.message : 'expected a readable SQLite database', { timestamp_utc: a.mtime });
-  }
-  try {
-    if (!tableNames(db).has('sessions')) return yield unreadableRow('expected a sessions table in sessions.db, found none', { timestamp_utc: a.mtime });
-    const rows = db.prepare('SELECT rowid AS _rowid, * FROM sessions ORDER BY started_at, rowid').iterate() as IterableIterator<JsonObject>;
-    for (const r of rows) yield* sessionRecordRows(r, ctx, asNumber(r._rowid) ?? null);
-  } catch (e) {
-    yield unreadableRow(`expected Cline's sessions table: ${(e as Error).message.split('\n')[0]}`, { timestamp_utc: a.mtime });
-  } finally {
-    db.close();
-  }
 }

@@ -1,20 +1,11 @@
-import { asString, isObject } from '../../sdk/decode.js';
 import { makeRow } from '../../sdk/row.js';
 import type { SqliteDatabase } from '../../sdk/sqlite.js';
 import { tableNames } from '../../sdk/sqlite.js';
-import { isSqlRow, openArtifactSqlite, selectList, sqlJson, sqlText, sqlTime, tableRows } from '../../sdk/sqlite-rows.js';
+import { readSqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { isSqlRow, openArtifactSqlite, selectList, sqlText, sqlTime, tableRows } from '../../sdk/sqlite-rows.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
-import { type CrushMessage, partRows } from './parts.js';
-
-/** zstd's frame magic (RFC 8878): parts written by a build with crush PR #3581 (compressed parts). */
-const ZSTD = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
-
-
-interface SessionInfo {
-  title: string;
-  parent: string;
-  cwd: string;
-}
+import { messageRecordRows, type SessionInfo, sessionRecordRows } from './record-rows.js';
+import { recoveredSessions } from './recovered-sessions.js';
 
 /** ORDER BY a time column written in seconds by some builds and milliseconds by others. */
 const byTime = (col: string) => `CASE WHEN typeof(${col}) IN ('integer', 'real') AND ${col} > 100000000000 THEN ${col} / 1000.0 ELSE ${col} END`;
@@ -27,9 +18,16 @@ const MESSAGE_COLS = ['id', 'session_id', 'role', 'parts', 'model', 'provider', 
  * files the agent wrote (one row per version, never the content) and read. Times are read by
  * magnitude: the schema says milliseconds, the triggers and the releases seen write seconds.
  * The project is the folder that holds `.crush` (the artifact's project root), else the `<cwd>`
- * a tool result names.
+ * a tool result names. After the live rows, the sessions and messages the tables no longer hold
+ * and the file's bytes still do (recovered-sessions.ts).
  */
 export async function* parseCrushDb(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
+  // The bytes first: deleted rows are carved from the copy as collected, before SQLite opens it.
+  const bytes = await a.localPath().then(
+    (local) => readSqliteBytes(local),
+    () => null,
+  );
+  if (bytes && !bytes.ok) ctx.warn(`${a.rel}: ${bytes.why}`);
   const opened = await openArtifactSqlite(a);
   if (!opened.ok) {
     yield opened.row;
@@ -56,6 +54,7 @@ export async function* parseCrushDb(a: Artifact, ctx: ParseContext): AsyncGenera
         else yield makeRow('system', `file read: ${sqlText(r.path)}`, { session_id: sqlText(r.session_id), project_path: dir(sqlText(r.session_id)), timestamp_utc: sqlTime(r.read_at), source_line: Number(r.__rowid), tag: 'file_read' });
       }
     }
+    if (bytes?.ok) yield* recoveredSessions(bytes.bytes, db, tables, { root, sessions, ctx, rel: a.rel });
   } finally {
     db.close();
   }
@@ -63,69 +62,15 @@ export async function* parseCrushDb(a: Artifact, ctx: ParseContext): AsyncGenera
 
 function* sessionRows(db: SqliteDatabase, root: string, sessions: Map<string, SessionInfo>, ctx: ParseContext): Generator<Row> {
   for (const r of tableRows(db, 'sessions', `SELECT rowid AS "__rowid", ${selectList(db, 'sessions', SESSION_COLS)} FROM sessions ORDER BY ${byTime('created_at')}, rowid`)) {
-    if (isSqlRow(r)) {
-      yield r;
-      continue;
-    }
-    const id = sqlText(r.id);
-    const s = { title: sqlText(r.title), parent: sqlText(r.parent_session_id), cwd: sqlText(r.workspace_cwd) };
-    sessions.set(id, s);
-    const at = sqlTime(r.created_at);
-    const cwd = root || s.cwd;
-    if (cwd) ctx.fact({ session_id: id, key: 'cwd', value: cwd, priority: root ? 1 : 3 });
-    if (s.title) ctx.fact({ session_id: id, key: 'name', value: s.title, priority: 2 });
-    const f = { session_id: id, project_path: cwd, timestamp_utc: at, source_line: Number(r.__rowid) };
-    const parent = s.parent ? ` parent=${s.parent}` : '';
-    yield makeRow('system', `session: ${s.title} tokens=${sqlText(r.prompt_tokens) || 0}/${sqlText(r.completion_tokens) || 0} cost=${sqlText(r.cost) || 0}${parent}`, { ...f, tag: 'session_start' });
-    if (s.title) yield makeRow('system', `session name: ${s.title}`, { ...f, tag: 'session_name' });
-    if (sqlText(r.permission_mode)) yield makeRow('system', `permission mode: ${sqlText(r.permission_mode)}`, { ...f, tag: 'permission_mode' });
-    const todos = sqlJson(r.todos);
-    for (const t of Array.isArray(todos) ? todos : []) {
-      if (isObject(t)) yield makeRow('system', `todo ${asString(t.status) ?? ''}: ${asString(t.content) ?? ''}`, { ...f, timestamp_utc: sqlTime(r.updated_at) || at, tag: 'todo' });
-    }
+    if (isSqlRow(r)) yield r;
+    else yield* sessionRecordRows(r, root, sessions, ctx);
   }
 }
 
 function* messageRows(db: SqliteDatabase, dir: (sid: string) => string, ctx: ParseContext): Generator<Row> {
   const lastModel = new Map<string, string>();
   for (const r of tableRows(db, 'messages', `SELECT rowid AS "__rowid", ${selectList(db, 'messages', MESSAGE_COLS)} FROM messages ORDER BY ${byTime('created_at')}, rowid`)) {
-    if (isSqlRow(r)) {
-      yield r;
-      continue;
-    }
-    const m: CrushMessage = {
-      id: sqlText(r.id),
-      sessionId: sqlText(r.session_id),
-      role: sqlText(r.role),
-      model: sqlText(r.model),
-      provider: sqlText(r.provider),
-      summary: Number(r.is_summary_message ?? 0) === 1,
-      created: sqlTime(r.created_at),
-      line: Number(r.__rowid),
-      projectPath: dir(sqlText(r.session_id)),
-    };
-    const f = { session_id: m.sessionId, project_path: m.projectPath, timestamp_utc: m.created, source_line: m.line };
-    if (m.role === 'assistant' && m.model && lastModel.get(m.sessionId) !== m.model) {
-      const old = lastModel.get(m.sessionId);
-      const provider = m.provider ? ` (${m.provider})` : '';
-      yield makeRow('system', old ? `model: ${old} -> ${m.model}${provider}` : `model: ${m.model}${provider}`, { ...f, model: m.model, tag: 'model' });
-      lastModel.set(m.sessionId, m.model);
-    }
-    const raw = r.parts;
-    if (raw instanceof Uint8Array && raw.length >= 4 && Buffer.from(raw.buffer, raw.byteOffset, 4).equals(ZSTD)) {
-      ctx.unknown('zstd-compressed parts', m.line);
-      yield makeRow('system', `parser: unreadable message ${m.id} (its parts are zstd-compressed, as crush PR #3581 proposes; not decoded)`, { ...f, tag: 'bad_line' });
-      continue;
-    }
-    const parts = sqlJson(raw);
-    if (!Array.isArray(parts)) {
-      yield makeRow('system', `parser: unreadable message ${m.id} (expected a JSON array of parts, found ${sqlText(raw).slice(0, 80) || 'nothing'})`, { ...f, tag: 'bad_line' });
-      continue;
-    }
-    const cwdAt = (cwd: string, at: string) => ctx.fact({ session_id: m.sessionId, key: 'cwd', value: cwd, priority: 2, ...(at ? { at } : {}) });
-    for (const p of parts) {
-      if (isObject(p)) yield* partRows(p, m, ctx, cwdAt);
-      else ctx.unknown('part that is not an object', m.line);
-    }
+    if (isSqlRow(r)) yield r;
+    else yield* messageRecordRows(r, dir, lastModel, ctx);
   }
 }

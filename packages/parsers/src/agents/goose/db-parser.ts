@@ -1,11 +1,9 @@
-import { isObject, type JsonObject } from '../../sdk/decode.js';
-import { makeRow } from '../../sdk/row.js';
 import { tableNames } from '../../sdk/sqlite.js';
-import { isSqlRow, openArtifactSqlite, selectList, sqlJson, sqlText, sqlTime, tableRows } from '../../sdk/sqlite-rows.js';
+import { readSqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { isSqlRow, openArtifactSqlite, selectList, sqlText, tableRows } from '../../sdk/sqlite-rows.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
-import { messageRows } from './content.js';
-import { sessionRows } from './session.js';
-
+import { messageRecordRows, sessionRecordRows } from './db-records.js';
+import { recoveredGooseRows } from './recovered-sessions.js';
 
 const SESSION_COLS = ['id', 'name', 'description', 'user_set_name', 'session_type', 'working_dir', 'created_at', 'updated_at', 'extension_data', 'schedule_id', 'recipe_json', 'total_tokens', 'accumulated_total_tokens'];
 const MESSAGE_COLS = ['session_id', 'role', 'content_json', 'created_timestamp', 'timestamp', 'metadata_json'];
@@ -14,10 +12,15 @@ const MESSAGE_COLS = ['session_id', 'role', 'content_json', 'created_timestamp',
  * sessions.db (session_manager.rs, schema v1-v5 and later columns read when present): every
  * session, then every message in id order (insert order). A message's time is its
  * `created_timestamp` (Message.created: epoch seconds in releases, milliseconds in some builds:
- * read by magnitude), else the row's insert `timestamp`. Backups are read the same way; their
- * copies of live sessions are dropped by the analyzer (copyRank), sessions deleted since stay.
+ * read by magnitude), else the row's insert `timestamp`. Then the sessions and messages the
+ * tables no longer hold and the file's bytes still do (recovered-sessions.ts). Backups are read
+ * the same way; their copies of live sessions are dropped by the analyzer (copyRank), sessions
+ * deleted since stay.
  */
 export async function* parseGooseDb(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
+  // The bytes before SQLite opens the copy: deleted sessions and messages are carved from them.
+  const bytes = await a.localPath().then(readSqliteBytes, () => null);
+  if (bytes && !bytes.ok) ctx.warn(`${a.rel}: ${bytes.why}`);
   const opened = await openArtifactSqlite(a);
   if (!opened.ok) {
     yield opened.row;
@@ -34,46 +37,21 @@ export async function* parseGooseDb(a: Artifact, ctx: ParseContext): AsyncGenera
           yield r;
           continue;
         }
-        const id = sqlText(r.id);
-        dirs.set(id, sqlText(r.working_dir));
-        yield* sessionRows(
-          {
-            id,
-            name: sqlText(r.name) || sqlText(r.description),
-            userSetName: Number(r.user_set_name ?? 0) === 1,
-            type: sqlText(r.session_type),
-            workingDir: sqlText(r.working_dir),
-            created: sqlTime(r.created_at),
-            scheduleId: sqlText(r.schedule_id),
-            recipe: sqlJson(r.recipe_json),
-            extensionData: sqlJson(r.extension_data),
-          },
-          Number(r.__rowid),
-          ctx,
-        );
+        dirs.set(sqlText(r.id), sqlText(r.working_dir));
+        yield* sessionRecordRows(r, Number(r.__rowid), ctx);
       }
     }
-    if (!tables.has('messages')) return;
     const tools = new Map<string, string>();
-    for (const r of tableRows(db, 'messages', `SELECT rowid AS "__rowid", ${selectList(db, 'messages', MESSAGE_COLS)} FROM messages ORDER BY rowid`)) {
-      if (isSqlRow(r)) {
-        yield r;
-        continue;
+    if (tables.has('messages')) {
+      for (const r of tableRows(db, 'messages', `SELECT rowid AS "__rowid", ${selectList(db, 'messages', MESSAGE_COLS)} FROM messages ORDER BY rowid`)) {
+        if (isSqlRow(r)) {
+          yield r;
+          continue;
+        }
+        yield* messageRecordRows(r, Number(r.__rowid), dirs.get(sqlText(r.session_id)) ?? '', tools, ctx);
       }
-      const sid = sqlText(r.session_id);
-      const line = Number(r.__rowid);
-      const content = sqlJson(r.content_json);
-      if (!Array.isArray(content)) {
-        yield makeRow('system', `parser: unreadable message (expected a JSON array of content, found ${sqlText(r.content_json).slice(0, 80) || 'nothing'})`, { session_id: sid, source_line: line, tag: 'bad_line' });
-        continue;
-      }
-      const meta = sqlJson(r.metadata_json);
-      yield* messageRows(
-        { sessionId: sid, role: sqlText(r.role), created: sqlTime(r.created_timestamp) || sqlTime(r.timestamp), content, metadata: isObject(meta) ? (meta as JsonObject) : {}, line, projectPath: dirs.get(sid) ?? '' },
-        tools,
-        ctx,
-      );
     }
+    if (bytes?.ok) yield* recoveredGooseRows(bytes.bytes, db, tables, { dirs, tools }, ctx, a.rel);
   } finally {
     db.close();
   }

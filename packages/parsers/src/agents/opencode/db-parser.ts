@@ -1,18 +1,18 @@
 import { compactJson } from '../../sdk/compact-json.js';
-import { isObject, type JsonObject } from '../../sdk/decode.js';
+import { isObject } from '../../sdk/decode.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
+import { readSqliteBytes } from '../../sdk/sqlite-deleted.js';
 import type { SqliteDatabase } from '../../sdk/sqlite.js';
 import { tableNames } from '../../sdk/sqlite.js';
 import { isSqlRow, openArtifactSqlite, type SqlRecord, selectList, sqlJson, sqlText, sqlTime, tableRows } from '../../sdk/sqlite-rows.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { recoverFromEvents } from './events.js';
-import { messageInfo } from './message-info.js';
+import { type MessageInfo, messageInfo } from './message-info.js';
 import { messageRows } from './message-rows.js';
 import { partRows } from './parts.js';
 import type { OpenCodeProfile } from './profile.js';
-import { type SessionInfo, sessionRows } from './session.js';
-
-const obj = (v: unknown): JsonObject => (isObject(v) ? v : {});
+import { recoveredDbRows } from './recovered-rows.js';
+import { type SessionInfo, sessionFromRow, sessionRows } from './session.js';
 
 /** What the tables read so far tell the later ones. */
 export interface DbState {
@@ -20,38 +20,22 @@ export interface DbState {
   /** Ids of the message and part rows the tables hold (the event log's other copies are not repeated). */
   messages: Set<string>;
   parts: Set<string>;
-}
-
-/** Rows of a query, or one unreadable row naming the table when it fails (a corrupt page). */
-
-
-function sessionOf(r: SqlRecord): SessionInfo {
-  return {
-    id: sqlText(r.id),
-    projectId: sqlText(r.project_id),
-    parentId: sqlText(r.parent_id),
-    directory: sqlText(r.directory),
-    title: sqlText(r.title),
-    version: sqlText(r.version),
-    agent: sqlText(r.agent),
-    model: sqlText(obj(sqlJson(r.model)).id),
-    created: sqlTime(r.time_created),
-    updated: sqlTime(r.time_updated),
-    archived: sqlTime(r.time_archived),
-    permission: sqlJson(r.permission),
-    revert: sqlJson(r.revert),
-    shareUrl: sqlText(r.share_url),
-  };
+  /** Ids of what the event log gave back (with the messages' info): the bytes' copies of them are not given again. */
+  given: { sessions: Set<string>; messages: Map<string, MessageInfo>; parts: Set<string> };
 }
 
 const SESSION_COLS = ['id', 'project_id', 'parent_id', 'directory', 'title', 'version', 'agent', 'model', 'time_created', 'time_updated', 'time_archived', 'permission', 'revert', 'share_url'];
 
 /**
  * opencode.db (and a fork's kilo.db): sessions, then every message in session and time order with
- * its parts, then todos, standing permissions, shares, queued prompts, and what only the event log
- * still holds. source_line is the rowid of the row that gave the row.
+ * its parts, then todos, standing permissions, shares, queued prompts, what only the event log
+ * still holds, and what only the file's bytes still hold (recovered-rows.ts). source_line is the
+ * rowid of the row that gave the row.
  */
 export async function* parseOpenCodeDb(a: Artifact, ctx: ParseContext, profile: OpenCodeProfile): AsyncGenerator<Row> {
+  // The bytes before SQLite opens the copy: deleted sessions, messages and parts are carved from them.
+  const bytes = await a.localPath().then(readSqliteBytes, () => null);
+  if (bytes && !bytes.ok) ctx.warn(`${a.rel}: ${bytes.why}`);
   const opened = await openArtifactSqlite(a);
   if (!opened.ok) {
     yield opened.row;
@@ -63,14 +47,14 @@ export async function* parseOpenCodeDb(a: Artifact, ctx: ParseContext, profile: 
     if (!tables.has('session') && !tables.has('message')) {
       ctx.warn(`${a.rel} has no session or message table: ${opened.hadWal ? 'its -wal holds no committed schema' : 'not an OpenCode database, or its rows are in a -wal that was not collected'}`);
     }
-    const st: DbState = { sessions: new Map(), messages: new Set(), parts: new Set() };
+    const st: DbState = { sessions: new Map(), messages: new Set(), parts: new Set(), given: { sessions: new Set(), messages: new Map(), parts: new Set() } };
     if (tables.has('session')) {
       for (const r of tableRows(db, 'session', `SELECT rowid AS "__rowid", ${selectList(db, 'session', SESSION_COLS)} FROM session ORDER BY time_created, id`)) {
         if (isSqlRow(r)) {
           yield r;
           continue;
         }
-        const s = sessionOf(r);
+        const s = sessionFromRow(r);
         st.sessions.set(s.id, s);
         yield* sessionRows(s, Number(r.__rowid), ctx);
       }
@@ -85,6 +69,7 @@ export async function* parseOpenCodeDb(a: Artifact, ctx: ParseContext, profile: 
         else ctx.unknown(`session_message ${sqlText(r.type) || '(no type)'}`, Number(r.__rowid));
       }
     }
+    if (bytes?.ok) yield* recoveredDbRows(bytes.bytes, db, tables, st, ctx, profile, a.rel);
   } finally {
     db.close();
   }

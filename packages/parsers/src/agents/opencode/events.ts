@@ -17,6 +17,11 @@ const str = (v: unknown): string => asString(v) ?? '';
 /** Event types whose copies the tables already hold, or streaming steps: no row on purpose. */
 const QUIET = new Set(['message.part.delta', 'session.status', 'session.idle', 'session.diff']);
 
+/** Whether a part is one the profile marks as UI-only (written and removed again): no row for any copy of it. */
+export function isTransientPart(part: JsonObject, profile: OpenCodeProfile): boolean {
+  return profile.transientMetadata.some((t) => obj(part.metadata)[t.key] === t.value);
+}
+
 interface Kept {
   data: JsonObject;
   line: number;
@@ -36,7 +41,6 @@ export function* recoverFromEvents(db: SqliteDatabase, st: DbState, ctx: ParseCo
   const parts = new Map<string, Kept>();
   const sessions = new Map<string, Kept>();
   const transient = new Set<string>();
-  const isTransient = (part: JsonObject): boolean => profile.transientMetadata.some((t) => obj(part.metadata)[t.key] === t.value);
   for (const item of querySafely(db, 'SELECT rowid AS "__rowid", aggregate_id, type, data FROM event ORDER BY aggregate_id, seq')) {
     if ('error' in item) {
       yield unreadableRow(`table event could not be read: ${item.error}`);
@@ -62,7 +66,7 @@ export function* recoverFromEvents(db: SqliteDatabase, st: DbState, ctx: ParseCo
       }
       case 'message.part.updated': {
         const part = obj(data.part);
-        if (isTransient(part)) transient.add(str(part.id));
+        if (isTransientPart(part, profile)) transient.add(str(part.id));
         else if (!st.parts.has(str(part.id))) parts.set(str(part.id), { data: part, line, time: toUtc(data.time) });
         break;
       }
@@ -89,6 +93,10 @@ export function* recoverFromEvents(db: SqliteDatabase, st: DbState, ctx: ParseCo
         if (!QUIET.has(type)) ctx.unknown(`event ${type || '(no type)'}`, line);
     }
   }
+  // What the log gave back, so that a copy of the same item carved from the file's bytes is not given twice.
+  for (const id of sessions.keys()) st.given.sessions.add(id);
+  for (const [id, k] of messages) st.given.messages.set(id, messageInfo(k.data));
+  for (const id of parts.keys()) st.given.parts.add(id);
   for (const [id, k] of sessions) {
     for (const r of sessionRows(sessionFromJson(k.data, id), k.line, ctx)) yield recovered(r);
   }

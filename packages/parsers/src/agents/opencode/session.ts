@@ -1,6 +1,7 @@
 import { compactJson } from '../../sdk/compact-json.js';
 import { asString, isObject, type JsonObject } from '../../sdk/decode.js';
 import { makeRow } from '../../sdk/row.js';
+import { type SqlRecord, sqlJson, sqlText, sqlTime } from '../../sdk/sqlite-rows.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { ParseContext, Row } from '../../sdk/types.js';
 
@@ -45,6 +46,26 @@ export function sessionFromJson(o: JsonObject, fallbackId = ''): SessionInfo {
     permission: o.permission,
     revert: o.revert,
     shareUrl: str(obj(o.share).url),
+  };
+}
+
+/** A row of the `session` table (its `model` column is JSON with an `id`). */
+export function sessionFromRow(r: SqlRecord): SessionInfo {
+  return {
+    id: sqlText(r.id),
+    projectId: sqlText(r.project_id),
+    parentId: sqlText(r.parent_id),
+    directory: sqlText(r.directory),
+    title: sqlText(r.title),
+    version: sqlText(r.version),
+    agent: sqlText(r.agent),
+    model: sqlText(obj(sqlJson(r.model)).id),
+    created: sqlTime(r.time_created),
+    updated: sqlTime(r.time_updated),
+    archived: sqlTime(r.time_archived),
+    permission: sqlJson(r.permission),
+    revert: sqlJson(r.revert),
+    shareUrl: sqlText(r.share_url),
   };
 }
 

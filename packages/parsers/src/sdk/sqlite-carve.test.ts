@@ -145,6 +145,49 @@ describe('carveSqlite', () => {
   });
 });
 
+describe('carveSqlite against a file built to make it work', () => {
+  it('a thousand cells naming one 4 MB overflow chain: it stops at its byte limit and says so, instead of reading 4 GB', () => {
+    const c = copied('delete', (db) => {
+      db.exec('CREATE TABLE t (id TEXT, b BLOB)');
+      db.prepare('INSERT INTO t VALUES (?, ?)').run('big', randomBytes(4 * 1024 * 1024));
+    });
+    const ps = c.file.readUInt16BE(16);
+    // The live row's cell on page 2 (the table's root leaf): its overflow pointer ends the cell.
+    const leaf = c.file.subarray(ps, 2 * ps);
+    const cellAt = leaf.readUInt16BE(8);
+    // A page that is a table leaf of a thousand cell pointers, all at that same cell (copied).
+    const page = Buffer.alloc(ps);
+    page[0] = 0x0d;
+    page.writeUInt16BE(1000, 3);
+    const cell = leaf.subarray(cellAt, ps);
+    const at = ps - cell.length;
+    cell.copy(page, at);
+    for (let i = 0; i < 1000; i++) page.writeUInt16BE(at, 8 + i * 2);
+    // As the one frame of a WAL of another generation: never live, so carved as an older frame.
+    const wal = Buffer.alloc(32 + 24 + ps);
+    wal.writeUInt32BE(0x377f0682, 0);
+    wal.writeUInt32BE(3007000, 4);
+    wal.writeUInt32BE(ps, 8);
+    wal.writeUInt32BE(2, 32);
+    page.copy(wal, 56);
+    const r = carveSqlite(c.file, wal);
+    expect(r.notes).toContainEqual(expect.stringMatching(/^stopped after reading \d+ bytes of records \(the limit is \d+\): the file names the same bytes again and again$/));
+    // Each distinct record once: the thousand pointers are one cell.
+    expect(r.records.filter((x) => x.source === 'wal-old').length).toBeLessThanOrEqual(1);
+  });
+
+  it('the bytes kept have a limit of their own', () => {
+    const many = copied('delete', (db) => {
+      db.exec('CREATE TABLE gone (id TEXT, body TEXT)');
+      for (let i = 0; i < 300; i++) db.prepare('INSERT INTO gone VALUES (?, ?)').run(`g${i}`, 'x'.repeat(200));
+      db.exec('DELETE FROM gone');
+    });
+    const r = carveSqlite(many.file, null, { maxKept: 2000 });
+    expect(r.records.length).toBeLessThan(20);
+    expect(r.notes).toEqual([expect.stringMatching(/^stopped after keeping \d+ bytes of records \(the limit is 2000\)$/)]);
+  });
+});
+
 describe('decodeRecord', () => {
   const utf8 = (b: Buffer) => b.toString('utf8');
   it('reads every serial type and refuses a header that does not add up to its body', () => {

@@ -10,7 +10,8 @@
  * A cell deleted from a page still in use has its first bytes overwritten (a freeblock header),
  * so it is not carved here. Every record is checked against the format (its header's serial
  * types must add up to its payload), so damage and noise give nothing rather than garbage, and
- * every loop is bounded: a hostile file costs at most a pass over its bytes.
+ * every loop is bounded: the bytes read and kept have limits of their own, so a hostile file that
+ * names one long overflow chain from many cells costs a few passes over its size, not their product.
  */
 import { walFrames } from './sqlite-wal.js';
 
@@ -35,6 +36,13 @@ export interface CarveOptions {
   maxRecords?: number;
   /** A record whose payload is larger is skipped (default 64 MiB). */
   maxPayload?: number;
+  /**
+   * Bytes of payload read in all, overflow chains included (default four times the input plus
+   * 64 MiB): many cells of a hostile file can name one long chain, and each would be read again.
+   */
+  maxWork?: number;
+  /** Bytes of the records kept, in all (default 256 MiB): their values are held in memory. */
+  maxKept?: number;
   /** Whether a page version is carved at all (default every one): a caller that knows which table owns each live page keeps to its own. */
   accept?: (page: number, source: CarvedSource) => boolean;
 }
@@ -131,6 +139,11 @@ export function decodeRecord(p: Buffer, text: (b: Buffer) => string): CarvedValu
 export function carveSqlite(file: Buffer, wal: Buffer | null, opts: CarveOptions = {}): CarveResult {
   const maxRecords = opts.maxRecords ?? 10_000;
   const maxPayload = opts.maxPayload ?? 64 * 1024 * 1024;
+  const maxWork = opts.maxWork ?? 4 * (file.length + (wal?.length ?? 0)) + 64 * 1024 * 1024;
+  const maxKept = opts.maxKept ?? 256 * 1024 * 1024;
+  let work = 0;
+  let kept = 0;
+  let stopped = '';
   const notes: string[] = [];
   const records: CarvedRecord[] = [];
   if (file.length < 100 || file.toString('latin1', 0, 16) !== MAGIC) return { records, notes: ['not a SQLite database (no header)'] };
@@ -161,12 +174,17 @@ export function carveSqlite(file: Buffer, wal: Buffer | null, opts: CarveOptions
     if (data.length < hdr + 8 || data[hdr] !== LEAF_TABLE) return;
     const cells = data.readUInt16BE(hdr + 3);
     if (hdr + 8 + cells * 2 > usable) return;
-    for (let i = 0; i < cells && records.length < maxRecords; i++) {
+    for (let i = 0; i < cells && records.length < maxRecords && stopped === ''; i++) {
       const at = data.readUInt16BE(hdr + 8 + i * 2);
       if (at < hdr + 8 + cells * 2 || at >= usable) continue;
       const len = varint(data, at, usable);
       const rid = len && varint(data, at + len[1], usable);
       if (!len || !rid || len[0] > maxPayload) continue;
+      if (work + len[0] > maxWork) {
+        stopped = `stopped after reading ${work} bytes of records (the limit is ${maxWork}): the file names the same bytes again and again`;
+        return;
+      }
+      work += len[0];
       const payload = payloadOf(data, at + len[1] + rid[1], len[0], usable, pageOf);
       const values = payload && decodeRecord(payload, text);
       if (!values) continue;
@@ -174,6 +192,11 @@ export function carveSqlite(file: Buffer, wal: Buffer | null, opts: CarveOptions
       const key = `${rid[0]}\0${payload.length}\0${payload.subarray(0, 64).toString('hex')}\0${payload.subarray(-64).toString('hex')}`;
       if (seen.has(key)) continue;
       seen.add(key);
+      if (kept + payload.length > maxKept) {
+        stopped = `stopped after keeping ${kept} bytes of records (the limit is ${maxKept})`;
+        return;
+      }
+      kept += payload.length;
       records.push({ source, page, rowid: rid[0], values });
     }
   };
@@ -206,5 +229,6 @@ export function carveSqlite(file: Buffer, wal: Buffer | null, opts: CarveOptions
     }
   }
   if (records.length >= maxRecords) notes.push(`more than ${maxRecords} records carved; the rest were not read`);
+  if (stopped !== '') notes.push(stopped);
   return { records, notes };
 }

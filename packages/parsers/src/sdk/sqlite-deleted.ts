@@ -88,5 +88,5 @@ export function deletedRows(bytes: SqliteBytes, db: SqliteDatabase, table: strin
     const seen = kept.get(k);
     if (!seen || opts.newer?.(row, seen.row)) kept.set(k, { row, record });
   }
-  return { rows: [...kept.values()], notes: carved.notes.filter((n) => n.startsWith('more than')) };
+  return { rows: [...kept.values()], notes: carved.notes.filter((n) => n.startsWith('more than') || n.startsWith('stopped')) };
 }

@@ -153,7 +153,8 @@ export function carveSqlite(file: Buffer, wal: Buffer | null, opts: CarveOptions
   const usable = pageSize - file[20];
   if (usable < 480) return { records, notes: [`usable page size ${usable} is below SQLite's minimum`] };
   const enc = file.readUInt32BE(56);
-  const text = (b: Buffer) => (enc === 2 ? b.toString('utf16le') : enc === 3 ? Buffer.from(b).swap16().toString('utf16le') : b.toString('utf8'));
+  // swap16 throws on an odd length, which only damage gives: its last byte is dropped.
+  const text = (b: Buffer) => (enc === 2 ? b.toString('utf16le') : enc === 3 ? Buffer.from(b.subarray(0, b.length & ~1)).swap16().toString('utf16le') : b.toString('utf8'));
   const filePages = Math.floor(file.length / pageSize);
   const filePage = (n: number) => (n >= 1 && n <= filePages ? file.subarray((n - 1) * pageSize, n * pageSize) : undefined);
   const frames = wal ? walFrames(wal, pageSize) : { frames: [], live: new Map<number, number>(), notes: [] };

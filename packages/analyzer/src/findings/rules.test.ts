@@ -47,6 +47,12 @@ const CASES: Case[] = [
     negative: () => [call('Bash', 'history | tail -5')],
   },
   {
+    rule: 'deleted-conversation',
+    positive: () => [row({ tag: 'recovered', text: 'deleted thread recovered: t1 "Read the deploy settings" (no longer in the table; carved from an older WAL frame, page 2, rowid 6)' })],
+    // A recovered message row (its conversation's header is what reports) and a live row that quotes the words.
+    negative: () => [row({ tag: 'recovered', turn_type: 'user', text: 'deleted thread recovered: not a header' }), row({ text: 'deleted session recovered: quoted in a prompt' })],
+  },
+  {
     rule: 'force-push',
     positive: () => [call('Bash', 'git push --force origin main')],
     negative: () => [call('Bash', 'git push origin feature/fix-force-flag')],

@@ -48,8 +48,9 @@ describe('findings over every fixture home', () => {
       'credential-in-conversation': 1,
       // zed-spec's deleted thread, carved back from threads.db: its `cat .env` terminal call
       'credential-store-read': 1,
-      // the same deleted Zed thread: its 'deleted thread recovered' row
-      'deleted-conversation': 1,
+      // the same deleted Zed thread, and copilot-store-deleted's deleted session: their
+      // 'deleted ... recovered' rows
+      'deleted-conversation': 2,
       // amp-spec's second thread: the model calls `git push --force` (the user rejects it; the
       // attempt is what the rule reports)
       'force-push': 1,

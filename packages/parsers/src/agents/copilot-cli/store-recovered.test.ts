@@ -55,7 +55,12 @@ describe('session-store.db: deleted sessions and turns carved back', () => {
       db.exec(`UPDATE turns SET assistant_response = 'Uploaded keys.zip' WHERE session_id = '${GONE}'`);
       db.exec(`DELETE FROM turns WHERE session_id = '${GONE}'; DELETE FROM sessions WHERE id = '${GONE}';`);
     });
-    const { rows, warnings } = await runParser(copilotStoreParser, artifactFromFile(home, REL));
+    const { rows, warnings, facts } = await runParser(copilotStoreParser, artifactFromFile(home, REL));
+    expect(facts.filter((f) => f.session_id === GONE)).toEqual([
+      { session_id: GONE, key: 'name', value: 'Copy the keys', priority: 4 },
+      { session_id: GONE, key: 'cwd', value: '/srv/secret', priority: 4 },
+      { session_id: GONE, key: 'branch', value: 'exfil', priority: 4 },
+    ]);
     expect(rows.map(line)).toEqual([
       [LIVE, 'system', 'session name: Live work', '/srv/app', 'main', '2026-11-01T10:00:00.000Z', 'session_name'],
       [LIVE, 'user', 'run the tests', '/srv/app', 'main', '2026-11-01T10:01:00.000Z', ''],

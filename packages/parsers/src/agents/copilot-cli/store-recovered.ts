@@ -45,6 +45,10 @@ export function* recoveredStoreRows(bytes: SqliteBytes, db: SqliteDatabase, tabl
       const id = text(row.id);
       places.set(id, { cwd: text(row.cwd), branch: text(row.branch) });
       const summary = text(row.summary);
+      // Below every live source's: a session the event log still has is named by it.
+      if (summary) ctx.fact({ session_id: id, key: 'name', value: summary, priority: 4 });
+      if (text(row.cwd)) ctx.fact({ session_id: id, key: 'cwd', value: text(row.cwd), priority: 4 });
+      if (text(row.branch)) ctx.fact({ session_id: id, key: 'branch', value: text(row.branch), priority: 4 });
       yield makeRow('system', `deleted session recovered: ${id}${summary ? ` "${summary}"` : ''} (no longer in the store; carved from ${WHERE[record.source]}, page ${record.page}, rowid ${record.rowid})`, {
         session_id: id,
         project_path: text(row.cwd),

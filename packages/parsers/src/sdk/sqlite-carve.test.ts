@@ -211,6 +211,10 @@ describe('carveSqlite against a file built to make it work', () => {
     const r = carveSqlite(many.file, null, { maxKept: 2000 });
     expect(r.records.length).toBeLessThan(20);
     expect(r.notes).toEqual([expect.stringMatching(/^stopped after keeping \d+ bytes of records \(the limit is 2000\)$/)]);
+    // Records a filter leaves out are neither held nor counted: the one wanted is found within the same limit.
+    const one = carveSqlite(many.file, null, { maxKept: 2000, filter: (x) => x.values[0] === 'g250' });
+    expect(one.records.map((x) => x.values[0])).toEqual(['g250']);
+    expect(one.notes).toEqual([]);
   });
 });
 

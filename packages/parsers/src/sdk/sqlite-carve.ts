@@ -45,6 +45,8 @@ export interface CarveOptions {
   maxKept?: number;
   /** Whether a page version is carved at all (default every one): a caller that knows which table owns each live page keeps to its own. */
   accept?: (page: number, source: CarvedSource) => boolean;
+  /** Whether a record is kept (default every one): a caller that wants only some keeps the others out of memory and out of `maxKept`. */
+  filter?: (record: CarvedRecord) => boolean;
 }
 
 /** What {@link carveSqlite} found, and what it could not read (for a warning). */
@@ -193,12 +195,14 @@ export function carveSqlite(file: Buffer, wal: Buffer | null, opts: CarveOptions
       const key = `${rid[0]}\0${payload.length}\0${payload.subarray(0, 64).toString('hex')}\0${payload.subarray(-64).toString('hex')}`;
       if (seen.has(key)) continue;
       seen.add(key);
+      const record: CarvedRecord = { source, page, rowid: rid[0], values };
+      if (opts.filter && !opts.filter(record)) continue;
       if (kept + payload.length > maxKept) {
         stopped = `stopped after keeping ${kept} bytes of records (the limit is ${maxKept})`;
         return;
       }
       kept += payload.length;
-      records.push({ source, page, rowid: rid[0], values });
+      records.push(record);
     }
   };
   // The main file's pages the WAL replaces, as they were at the last checkpoint.

@@ -75,18 +75,28 @@ export function deletedRows(bytes: SqliteBytes, db: SqliteDatabase, table: strin
   const pks = cols.filter((c) => c.pk > 0);
   const alias = pks.length === 1 && pks[0].type.toUpperCase() === 'INTEGER' ? cols.indexOf(pks[0]) : -1;
   const min = opts.minColumns ?? cols.length;
-  const carved = carveSqlite(bytes.file, bytes.wal, { accept: (page) => (owner.get(page) ?? table) === table });
   const kept = new Map<string, DeletedRow>();
-  for (const record of carved.records) {
-    if (record.values.length < min || record.values.length > cols.length) continue;
+  const asRow = (record: CarvedRecord): SqlRecord | null => {
+    if (record.values.length < min || record.values.length > cols.length) return null;
     const row: SqlRecord = { __rowid: record.rowid };
     cols.forEach((c, i) => {
       row[c.name] = i === alias && (record.values[i] ?? null) === null ? record.rowid : (record.values[i] ?? null);
     });
-    const k = opts.key(row);
-    if (k === null || live.has(k)) continue;
-    const seen = kept.get(k);
-    if (!seen || opts.newer?.(row, seen.row)) kept.set(k, { row, record });
-  }
+    return row;
+  };
+  // Decided as each record is carved, so the older saves of live rows are never held in memory.
+  const carved = carveSqlite(bytes.file, bytes.wal, {
+    accept: (page) => (owner.get(page) ?? table) === table,
+    filter: (record) => {
+      const row = asRow(record);
+      const k = row && opts.key(row);
+      if (!row || k === null || k === undefined || live.has(k)) return false;
+      const seen = kept.get(k);
+      if (seen && !opts.newer?.(row, seen.row)) return false;
+      kept.set(k, { row, record });
+      // Held: it counts toward the carve's limits on records and bytes kept.
+      return true;
+    },
+  });
   return { rows: [...kept.values()], notes: carved.notes.filter((n) => n.startsWith('more than') || n.startsWith('stopped')) };
 }

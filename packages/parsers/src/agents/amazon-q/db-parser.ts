@@ -1,10 +1,12 @@
 import { isObject } from '../../sdk/decode.js';
 import { makeRow } from '../../sdk/row.js';
 import { tableNames } from '../../sdk/sqlite.js';
+import { readSqliteBytes } from '../../sdk/sqlite-deleted.js';
 import { isSqlRow, openArtifactSqlite, type SqlRecord, selectList, sqlJson, sqlText, sqlTime, tableRows } from '../../sdk/sqlite-rows.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { conversationRows } from './conversation.js';
 import { clientOf } from './paths.js';
+import { recoveredQConversations } from './recovered-conversations.js';
 
 
 /**
@@ -16,6 +18,9 @@ import { clientOf } from './paths.js';
  * `state` (start URL, profile) are never opened by a query.
  */
 export async function* parseQDb(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
+  // The bytes before SQLite opens the copy: lost conversations are carved from them.
+  const bytes = await a.localPath().then(readSqliteBytes, () => null);
+  if (bytes && !bytes.ok) ctx.warn(`${a.rel}: ${bytes.why}`);
   const opened = await openArtifactSqlite(a);
   if (!opened.ok) {
     yield opened.row;
@@ -46,6 +51,7 @@ export async function* parseQDb(a: Artifact, ctx: ParseContext): AsyncGenerator<
         yield* one(r, client, ctx);
       }
     }
+    if (bytes?.ok) yield* recoveredQConversations(bytes.bytes, db, tables, client, ctx, a.rel);
     if (tables.has('history')) {
       const cols = selectList(db, 'history', ['command', 'cwd', 'start_time', 'time', 'exit_code', 'hostname']);
       for (const r of tableRows(db, 'history', `SELECT rowid AS "__rowid", ${cols} FROM history ORDER BY rowid`)) {

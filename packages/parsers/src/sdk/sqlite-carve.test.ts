@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { carveSqlite, decodeRecord } from './sqlite-carve.js';
 import { walFrames } from './sqlite-wal.js';
+import { takenWhileOpen } from './test-helpers/taken-while-open.js';
 
 // Real databases written by SQLite (better-sqlite3) on the analyst's side, copied the way a
 // collector copies them (the file and its -wal while the writer is still open), then carved
@@ -16,19 +17,10 @@ const root = mkdtempSync(join(tmpdir(), 'aitrail-carve-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 let n = 0;
-/** A database built by `build` in WAL or rollback mode, copied while still open; returns the copy's bytes. */
-function copied(mode: 'wal' | 'delete', build: (db: Database.Database) => void): { file: Buffer; wal: Buffer | null } {
-  const dir = join(root, `db${++n}`);
-  mkdirSync(dir);
-  const path = join(dir, 'threads.db');
-  const db = new Database(path);
-  db.pragma(`journal_mode = ${mode}`);
-  db.pragma('wal_autocheckpoint = 0');
-  build(db);
-  const copy = join(dir, 'copy.db');
-  copyFileSync(path, copy);
-  if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
-  db.close();
+/** A database built by `build` in WAL or rollback mode (in `encoding`), copied while still open; returns the copy's bytes. */
+function copied(mode: 'wal' | 'delete', build: (db: Database.Database) => void, encoding?: string): { file: Buffer; wal: Buffer | null } {
+  const copy = join(root, `db${++n}`, 'copy.db');
+  takenWhileOpen(copy, build, { journal: mode, encoding });
   return { file: readFileSync(copy), wal: existsSync(`${copy}-wal`) ? readFileSync(`${copy}-wal`) : null };
 }
 
@@ -89,20 +81,18 @@ describe('carveSqlite', () => {
 
   it('a UTF-16 database (either byte order) gives its texts decoded', () => {
     for (const enc of ['UTF-16le', 'UTF-16be']) {
-      const path = join(root, `u16-${enc}.db`);
-      const db = new Database(path);
-      // The encoding is set before anything else writes the header.
-      db.pragma(`encoding = '${enc}'`);
-      db.exec('CREATE TABLE gone (id TEXT, body TEXT)');
-      for (let i = 0; i < 200; i++) db.prepare('INSERT INTO gone VALUES (?, ?)').run(`g${i}`, `héllo ${i} `.repeat(20));
-      db.exec('DELETE FROM gone');
-      db.close();
-      const r = carveSqlite(readFileSync(path), null);
+      // A rollback-journal database: its file holds every commit, as a closed one's would.
+      const c = copied('delete', (db) => {
+        db.exec('CREATE TABLE gone (id TEXT, body TEXT)');
+        for (let i = 0; i < 200; i++) db.prepare('INSERT INTO gone VALUES (?, ?)').run(`g${i}`, `héllo ${i} `.repeat(20));
+        db.exec('DELETE FROM gone');
+      }, enc);
+      const r = carveSqlite(c.file, null);
       expect(r.records.length, enc).toBeGreaterThan(150);
       expect(r.records.find((x) => x.values[0] === 'g150')?.values[1], enc).toBe('héllo 150 '.repeat(20));
       if (enc === 'UTF-16be') {
         // Damage that still adds up: g150's id one byte shorter, its body one longer, both odd.
-        const file = readFileSync(path);
+        const file = Buffer.from(c.file);
         const at = file.indexOf(Buffer.from([0x04, 0x1d, 0x86, 0x2d, 0x00, 0x67, 0x00, 0x31, 0x00, 0x35, 0x00, 0x30]));
         expect(at).toBeGreaterThan(0);
         file[at + 1] = 0x1b;

@@ -1,10 +1,11 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCollectedSqlite } from './sqlite.js';
 import { deletedRows, readSqliteBytes } from './sqlite-deleted.js';
+import { takenWhileOpen } from './test-helpers/taken-while-open.js';
 
 // Real databases in WAL mode written by SQLite and copied with their -wal while the writer is
 // open (as a collector copies them), then read as a parser reads them: bytes first, then the
@@ -15,17 +16,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 
 async function taken(build: (db: Database.Database) => void) {
-  const dir = join(root, `d${++n}`);
-  mkdirSync(dir);
-  const src = join(dir, 'src.db');
-  const db = new Database(src);
-  db.pragma('journal_mode = WAL');
-  db.pragma('wal_autocheckpoint = 0');
-  build(db);
-  const copy = join(dir, 'copy.db');
-  copyFileSync(src, copy);
-  if (existsSync(`${src}-wal`)) copyFileSync(`${src}-wal`, `${copy}-wal`);
-  db.close();
+  const copy = join(root, `d${++n}`, 'copy.db');
+  takenWhileOpen(copy, build);
   const bytes = await readSqliteBytes(copy);
   if (!bytes.ok) throw new Error(bytes.why);
   return { bytes: bytes.bytes, live: await openCollectedSqlite(copy), copy };

@@ -1,7 +1,7 @@
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { takenWhileOpen } from '../../sdk/test-helpers/taken-while-open.js';
 import type { Row } from '../../sdk/types.js';
 import { run, tempHomes } from '../opencode/test-helpers/harness.js';
 import { amazonQPlugin } from './index.js';
@@ -21,16 +21,10 @@ const state = (id: string, prompt: string, reply: string) =>
 
 function home(build: (d: Database.Database) => void): string {
   const h = homes.make();
-  const src = join(h, 'src.sqlite3');
-  const d = new Database(src);
-  d.pragma('journal_mode = WAL');
-  d.pragma('wal_autocheckpoint = 0');
-  d.exec('CREATE TABLE conversations (key TEXT PRIMARY KEY, value TEXT); CREATE TABLE auth_kv (key TEXT PRIMARY KEY, value TEXT);');
-  build(d);
-  mkdirSync(dirname(join(h, Q)), { recursive: true });
-  copyFileSync(src, join(h, Q));
-  if (existsSync(`${src}-wal`)) copyFileSync(`${src}-wal`, join(h, `${Q}-wal`));
-  d.close();
+  takenWhileOpen(join(h, Q), (d) => {
+    d.exec('CREATE TABLE conversations (key TEXT PRIMARY KEY, value TEXT); CREATE TABLE auth_kv (key TEXT PRIMARY KEY, value TEXT);');
+    build(d);
+  });
   return h;
 }
 

@@ -1,7 +1,7 @@
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { takenWhileOpen } from '../../sdk/test-helpers/taken-while-open.js';
 import type { Row } from '../../sdk/types.js';
 import { run, tempHomes } from '../opencode/test-helpers/harness.js';
 import { clinePlugin } from './index.js';
@@ -42,17 +42,11 @@ function insert(db: Database.Database, id: string, cwd: string, prompt: string, 
 
 /** Writes the store with `build`, then copies it and its WAL into a fresh home while the writer is open. */
 function homeWith(schema: string, build: (db: Database.Database) => void): string {
-  const src = join(homes.make(), 'sessions.db');
-  const db = new Database(src);
-  db.pragma('journal_mode = WAL');
-  db.pragma('wal_autocheckpoint = 0');
-  db.exec(schema);
-  build(db);
   const home = homes.make();
-  mkdirSync(join(home, '.cline/data/db'), { recursive: true });
-  copyFileSync(src, join(home, REL));
-  if (existsSync(`${src}-wal`)) copyFileSync(`${src}-wal`, join(home, `${REL}-wal`));
-  db.close();
+  takenWhileOpen(join(home, REL), (db) => {
+    db.exec(schema);
+    build(db);
+  });
   return home;
 }
 

@@ -1,8 +1,8 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { takenWhileOpen } from '../../sdk/test-helpers/taken-while-open.js';
 import type { Parser } from '../../sdk/types.js';
 import { codexCliPlugin } from './index.js';
 import { collectRows, diskArtifact, recordingContext } from './test-helpers/artifact.js';
@@ -20,23 +20,15 @@ const CREATE = `CREATE TABLE threads (id TEXT PRIMARY KEY, rollout_path TEXT NOT
 
 describe('state_<n>.sqlite: deleted threads carved back', () => {
   it('a thread deleted after the last checkpoint: a recovered row, then its metadata, prompt and name tagged recovered (session tags kept)', async () => {
-    mkdirSync(join(root, 'src'), { recursive: true });
-    const src = join(root, 'src', 'state_5.sqlite');
-    const db = new Database(src);
-    db.pragma('journal_mode = WAL');
-    db.pragma('wal_autocheckpoint = 0');
-    db.exec(CREATE);
-    const ins = db.prepare('INSERT INTO threads (id, rollout_path, created_at, updated_at, source, model_provider, cwd, title, sandbox_policy, approval_mode, cli_version, first_user_message, model) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)');
-    ins.run(KEPT, '/h/.codex/sessions/a.jsonl', 1790845200, 1790845300, 'cli', 'openai', '/srv/proj', 'kept', '{"type":"workspace-write"}', 'on-request', '0.118.0', 'kept prompt', 'gpt-5.4');
-    ins.run(GONE, '/h/.codex/sessions/b.jsonl', 1790848800, 1790848900, 'cli', 'openai', '/srv/secret', 'dump the database', '{"type":"danger-full-access"}', 'never', '0.118.0', 'dump prod to /tmp and upload it', 'gpt-5.4');
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    db.prepare('DELETE FROM threads WHERE id = ?').run(GONE);
-    const dir = join(root, 'taken');
-    mkdirSync(dir, { recursive: true });
-    const path = join(dir, 'state_5.sqlite');
-    copyFileSync(src, path);
-    if (existsSync(`${src}-wal`)) copyFileSync(`${src}-wal`, `${path}-wal`);
-    db.close();
+    const path = join(root, 'taken', 'state_5.sqlite');
+    takenWhileOpen(path, (db) => {
+      db.exec(CREATE);
+      const ins = db.prepare('INSERT INTO threads (id, rollout_path, created_at, updated_at, source, model_provider, cwd, title, sandbox_policy, approval_mode, cli_version, first_user_message, model) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)');
+      ins.run(KEPT, '/h/.codex/sessions/a.jsonl', 1790845200, 1790845300, 'cli', 'openai', '/srv/proj', 'kept', '{"type":"workspace-write"}', 'on-request', '0.118.0', 'kept prompt', 'gpt-5.4');
+      ins.run(GONE, '/h/.codex/sessions/b.jsonl', 1790848800, 1790848900, 'cli', 'openai', '/srv/secret', 'dump the database', '{"type":"danger-full-access"}', 'never', '0.118.0', 'dump prod to /tmp and upload it', 'gpt-5.4');
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.prepare('DELETE FROM threads WHERE id = ?').run(GONE);
+    });
     const rows = await collectRows(stateDb, diskArtifact(path, '.codex/state_5.sqlite'), recordingContext());
     expect(rows.filter((r) => r.session_id === KEPT).every((r) => r.tag !== 'recovered')).toBe(true);
     expect(rows.filter((r) => r.session_id === GONE).map((r) => [r.turn_type, r.text, r.project_path, r.timestamp_utc, r.tag])).toEqual([

@@ -1,11 +1,11 @@
-import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { artifactFromFile } from '../../sdk/fs-artifact.js';
+import { takenWhileOpen } from '../../sdk/test-helpers/taken-while-open.js';
 import type { Row } from '../../sdk/types.js';
 import { copilotStoreParser } from './store-parser.js';
-import { makeHome, removeHome, runParser, writeHomeFile } from './test-helpers/harness.js';
+import { makeHome, removeHome, runParser } from './test-helpers/harness.js';
 
 // A real session-store.db in WAL mode (the CLI's), with the tables of its schema the parser
 // reads, written by SQLite: a session and its turns deleted after a checkpoint, the store copied
@@ -21,20 +21,12 @@ const SCHEMA = `CREATE TABLE sessions (id TEXT PRIMARY KEY, cwd TEXT, repository
 CREATE TABLE turns (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT, turn_index INTEGER, user_message TEXT, assistant_response TEXT, timestamp TEXT);`;
 
 function storeWith(build: (db: Database.Database) => void): string {
-  const work = makeHome();
-  homes.push(work);
-  const src = join(work, 'src.db');
-  const db = new Database(src);
-  db.pragma('journal_mode = WAL');
-  db.pragma('wal_autocheckpoint = 0');
-  db.exec(SCHEMA);
-  build(db);
   const home = makeHome();
   homes.push(home);
-  writeHomeFile(home, '.copilot/.keep', '');
-  copyFileSync(src, join(home, REL));
-  if (existsSync(`${src}-wal`)) copyFileSync(`${src}-wal`, join(home, `${REL}-wal`));
-  db.close();
+  takenWhileOpen(join(home, REL), (db) => {
+    db.exec(SCHEMA);
+    build(db);
+  });
   return home;
 }
 

@@ -1,7 +1,8 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { takenWhileOpen } from '../../sdk/test-helpers/taken-while-open.js';
 import type { Row } from '../../sdk/types.js';
 import { run, tempHomes } from '../opencode/test-helpers/harness.js';
 import { crushPlugin } from './index.js';
@@ -34,18 +35,13 @@ const p = (type: string, data: object) => ({ type, data });
 
 /** Builds crush.db with `build`, then copies it and its -wal into a fresh home while the writer is open. */
 function homeWith(build: (db: Database.Database) => void, schema = SCHEMA): string {
-  const src = join(homes.make(), 'crush.db');
-  const db = new Database(src);
-  db.pragma('journal_mode = WAL');
-  db.pragma('wal_autocheckpoint = 0');
-  db.pragma('foreign_keys = ON');
-  db.exec(schema);
-  build(db);
   const home = homes.make();
-  mkdirSync(join(home, '.crush'), { recursive: true });
-  copyFileSync(src, join(home, REL));
-  if (existsSync(`${src}-wal`)) copyFileSync(`${src}-wal`, join(home, `${REL}-wal`));
-  db.close();
+  takenWhileOpen(join(home, REL), (db) => {
+    // Foreign keys on, so the schema's ON DELETE CASCADE holds.
+    db.pragma('foreign_keys = ON');
+    db.exec(schema);
+    build(db);
+  });
   return home;
 }
 

@@ -1,7 +1,7 @@
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { takenWhileOpen } from '../../sdk/test-helpers/taken-while-open.js';
 import { parseFile, STATE_SCHEMA, scratchHome } from './test-helpers/build.js';
 
 // A real global state.vscdb in WAL mode with Cursor's two tables, written by SQLite: a
@@ -21,17 +21,11 @@ const bubble = (id: string, b: string, type: number, text: string, at: string) =
 
 function home(build: (db: Database.Database, put: (kv: string[]) => void) => void): string {
   const h = join(dir, `h${++n}`);
-  const src = join(dir, `src${n}.vscdb`);
-  const db = new Database(src);
-  db.pragma('journal_mode = WAL');
-  db.pragma('wal_autocheckpoint = 0');
-  db.exec(STATE_SCHEMA);
-  const ins = db.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)');
-  build(db, ([k, v]) => ins.run(k, v));
-  mkdirSync(dirname(join(h, G)), { recursive: true });
-  copyFileSync(src, join(h, G));
-  if (existsSync(`${src}-wal`)) copyFileSync(`${src}-wal`, join(h, `${G}-wal`));
-  db.close();
+  takenWhileOpen(join(h, G), (db) => {
+    db.exec(STATE_SCHEMA);
+    const ins = db.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)');
+    build(db, ([k, v]) => ins.run(k, v));
+  });
   return h;
 }
 

@@ -1,7 +1,8 @@
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { takenWhileOpen } from '../../sdk/test-helpers/taken-while-open.js';
 import type { Row } from '../../sdk/types.js';
 import { run, tempHomes } from '../opencode/test-helpers/harness.js';
 import { goosePlugin } from './index.js';
@@ -41,25 +42,19 @@ const visible = JSON.stringify({ userVisible: true, agentVisible: true });
 
 /** A store written by `build` (WAL, no automatic checkpoint), copied with its -wal into a fresh home while the writer is open. */
 function homeWith(build: (db: Database.Database, add: (sid: string, role: string, content: string, at: number) => void) => void, schema = `${SESSIONS}; ${MESSAGES}`): string {
-  const src = join(homes.make(), 'sessions.db');
-  const db = new Database(src);
-  db.pragma('journal_mode = WAL');
-  db.pragma('wal_autocheckpoint = 0');
-  db.exec(schema);
-  const hasMeta = schema.includes('metadata_json');
-  // add_message: the insert time is SQLite's CURRENT_TIMESTAMP (the copy's clock), so it is set here.
-  const put = db.prepare(hasMeta ? 'INSERT INTO messages (session_id, role, content_json, created_timestamp, timestamp, metadata_json) VALUES (?, ?, ?, ?, ?, ?)' : 'INSERT INTO messages (session_id, role, content_json, created_timestamp, timestamp) VALUES (?, ?, ?, ?, ?)');
-  const add = (sid: string, role: string, content: string, at: number) => {
-    const ts = new Date(at * 1000).toISOString().replace('T', ' ').slice(0, 19);
-    if (hasMeta) put.run(sid, role, content, at, ts, visible);
-    else put.run(sid, role, content, at, ts);
-  };
-  build(db, add);
   const home = homes.make();
-  mkdirSync(join(home, '.local/share/goose/sessions'), { recursive: true });
-  copyFileSync(src, join(home, REL));
-  if (existsSync(`${src}-wal`)) copyFileSync(`${src}-wal`, join(home, `${REL}-wal`));
-  db.close();
+  takenWhileOpen(join(home, REL), (db) => {
+    db.exec(schema);
+    const hasMeta = schema.includes('metadata_json');
+    // add_message: the insert time is SQLite's CURRENT_TIMESTAMP (the copy's clock), so it is set here.
+    const put = db.prepare(hasMeta ? 'INSERT INTO messages (session_id, role, content_json, created_timestamp, timestamp, metadata_json) VALUES (?, ?, ?, ?, ?, ?)' : 'INSERT INTO messages (session_id, role, content_json, created_timestamp, timestamp) VALUES (?, ?, ?, ?, ?)');
+    const add = (sid: string, role: string, content: string, at: number) => {
+      const ts = new Date(at * 1000).toISOString().replace('T', ' ').slice(0, 19);
+      if (hasMeta) put.run(sid, role, content, at, ts, visible);
+      else put.run(sid, role, content, at, ts);
+    };
+    build(db, add);
+  });
   return home;
 }
 

@@ -1,7 +1,7 @@
-import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { takenWhileOpen } from '../../sdk/test-helpers/taken-while-open.js';
 import type { Row } from '../../sdk/types.js';
 import { familyParsers } from './family.js';
 import { openCodePlugin } from './index.js';
@@ -26,18 +26,17 @@ const parser = openCodePlugin.parsers[0];
 type Db = Database.Database;
 
 function dbWith(build: (db: Db) => void): string {
-  const work = homes.make();
-  const src = join(work, 'src.db');
-  copyFileSync(join(HOMES, 'opencode-live', DB), src);
-  const db = new Database(src);
-  db.pragma('journal_mode = WAL');
-  db.pragma('wal_autocheckpoint = 0');
-  db.pragma('foreign_keys = ON');
-  build(db);
   const home = copyHome('opencode-live', homes.make());
-  copyFileSync(src, join(home, DB));
-  if (existsSync(`${src}-wal`)) copyFileSync(`${src}-wal`, join(home, `${DB}-wal`));
-  db.close();
+  // The writer starts from the fixture's database; its copy replaces the home's opencode.db.
+  takenWhileOpen(
+    join(home, DB),
+    (db) => {
+      // Foreign keys on: a session's delete takes its messages and parts (ON DELETE CASCADE).
+      db.pragma('foreign_keys = ON');
+      build(db);
+    },
+    { from: join(HOMES, 'opencode-live', DB) },
+  );
   return home;
 }
 

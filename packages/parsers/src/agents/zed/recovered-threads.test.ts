@@ -1,7 +1,8 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { takenWhileOpen } from '../../sdk/test-helpers/taken-while-open.js';
 import type { Row } from '../../sdk/types.js';
 import { run, tempHomes } from '../opencode/test-helpers/harness.js';
 import { zedPlugin } from './index.js';
@@ -24,17 +25,11 @@ const doc = (title: string, prompt: string, pad = 0) =>
 
 /** Writes the threads with `build`, then copies the database and its WAL into a fresh home while the writer is open. */
 function homeWith(build: (db: Database.Database, put: Database.Statement) => void): string {
-  const src = join(homes.make(), 'threads.db');
-  const db = new Database(src);
-  db.pragma('journal_mode = WAL');
-  db.pragma('wal_autocheckpoint = 0');
-  db.exec(SCHEMA);
-  build(db, db.prepare('INSERT INTO threads (id, summary, updated_at, data_type, data, folder_paths, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'));
   const home = homes.make();
-  mkdirSync(join(home, '.local/share/zed/threads'), { recursive: true });
-  copyFileSync(src, join(home, REL));
-  if (existsSync(`${src}-wal`)) copyFileSync(`${src}-wal`, join(home, `${REL}-wal`));
-  db.close();
+  takenWhileOpen(join(home, REL), (db) => {
+    db.exec(SCHEMA);
+    build(db, db.prepare('INSERT INTO threads (id, summary, updated_at, data_type, data, folder_paths, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'));
+  });
   return home;
 }
 

@@ -47,6 +47,16 @@ describe('MCP server configs of every agent, read by one helper', () => {
     ]);
   });
 
+  it("finds secrets in a Zed extension server's settings: a secret-named value, a URL's password, nested ones; not plain settings or references", () => {
+    const s = mcpServerFromEntry('postgres-context-server', { source: 'extension', settings: { database_url: 'postgresql://app:FAKEpw1@db.internal/app', api_key: 'FAKEkey2', region: 'eu-west-1', token: '${env:PG_TOKEN}', pool: { auth_token: 'FAKEtok3', size: 4 } } }, { scope: 'user' });
+    expect(s.secrets).toEqual([
+      { where: 'setting:database_url:url:password', value: 'FAKEpw1' },
+      { where: 'setting:api_key', value: 'FAKEkey2' },
+      { where: 'setting:pool.auth_token', value: 'FAKEtok3' },
+    ]);
+    expect(mcpServerFromEntry('x', { source: 'extension', settings: { database_url: 'postgresql://localhost/app' } }, { scope: 'user' }).secrets).toBeUndefined();
+  });
+
   it('never throws on junk: non-objects, missing containers, odd values', () => {
     for (const junk of [null, 1, 'x', [], { mcpServers: 'x' }, { mcpServers: { a: null, b: 7 } }, { servers: { a: { command: ['', 1, null], env: ['x'] } } }]) {
       expect(() => mcpServersFromConfig(junk, user)).not.toThrow();

@@ -89,6 +89,23 @@ function urlSecrets(url: string): { where: string; value: string }[] {
 }
 
 /**
+ * Credentials in an extension server's `settings` (Zed: `{"source": "extension", "settings":
+ * {"database_url": "postgres://user:pass@host/db"}}`): a secret-named key's value, and the
+ * password or secret-named query values of a URL. Nested objects are looked into a few levels deep.
+ */
+function settingSecrets(settings: JsonObject | undefined, prefix = 'setting:', depth = 0): { where: string; value: string }[] {
+  const out: { where: string; value: string }[] = [];
+  if (!settings || depth > 4) return out;
+  for (const [k, v] of Object.entries(settings)) {
+    if (typeof v === 'string') {
+      if (v && SECRET_NAME.test(k) && !REFERENCE.test(v)) out.push({ where: `${prefix}${k}`, value: v });
+      else for (const u of urlSecrets(v)) out.push({ where: `${prefix}${k}:${u.where}`, value: u.value });
+    } else if (obj(v)) pushAll(out, settingSecrets(obj(v), `${prefix}${k}.`, depth + 1));
+  }
+  return out;
+}
+
+/**
  * One server from its config entry, whatever the agent's spelling: names of env and header keys
  * are kept, their values go to `secrets` (never printed; the analyzer makes them credential
  * findings and redacts them). `command` given as an array (OpenCode) is split into command and args.
@@ -127,6 +144,7 @@ export function mcpServerFromEntry(name: string, entry: unknown, base: McpBase):
   }
   pushAll(secrets, argSecrets(args));
   pushAll(secrets, urlSecrets(url));
+  pushAll(secrets, settingSecrets(obj(o.settings)));
   const r: McpServerReport = { name, scope: base.scope, transport };
   if (base.project_path) r.project_path = base.project_path;
   if (command) r.command = command;

@@ -208,6 +208,27 @@ describe('carveSqlite against a file built to make it work', () => {
   });
 });
 
+describe('carveSqlite over damaged copies of a real store', () => {
+  it('bytes flipped anywhere in a WAL-mode store and its WAL (the copilot-store-deleted fixture) never make it throw', () => {
+    const dir = join(import.meta.dirname, '../../../../fixtures/homes/copilot-store-deleted/.copilot');
+    const file = readFileSync(join(dir, 'session-store.db'));
+    const wal = readFileSync(join(dir, 'session-store.db-wal'));
+    expect(carveSqlite(file, wal).records.some((r) => r.values[1] === 'Ship the hotfix without review' || r.values[0] === '5e55a0a1-0000-4000-8000-0000000000d2')).toBe(true);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }), (flips) => {
+        const [f, w] = [Buffer.from(file), Buffer.from(wal)];
+        for (const [inWal, at, v] of flips) {
+          const b = inWal ? w : f;
+          b[at % b.length] = v;
+        }
+        const r = carveSqlite(f, w);
+        expect(r.records.every((x) => Array.isArray(x.values) && Number.isFinite(x.rowid))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('decodeRecord', () => {
   const utf8 = (b: Buffer) => b.toString('utf8');
   it('reads every serial type and refuses a header that does not add up to its body', () => {

@@ -8,9 +8,11 @@
 import { readSmall } from '../../sdk/small-file.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { decodeText } from '../../sdk/text-encoding.js';
+import { editorOf } from '../../sdk/editors.js';
 import { pathParser } from '../../sdk/path-parser.js';
 import { MCP_CONFIG, parseMcpConfig } from './mcp-config.js';
-import type { AgentPlugin, Artifact, Row } from '../../sdk/types.js';
+import type { AgentPlugin, Artifact, Parser, Row } from '../../sdk/types.js';
+import { parseAichat } from './aichat.js';
 
 const HOME = String.raw`\.codeium/windsurf(?:-next)?`;
 const PATHS = {
@@ -51,7 +53,25 @@ async function* parseRules(a: Artifact): AsyncGenerator<Row> {
   yield makeRow('system', `${a.rel.includes('/global_workflows/') ? 'workflow' : 'global rules'} (${a.rel.split('/').pop()}):\n${r.text}`, { source_line: null, ...at(a), tag: 'rules' });
 }
 
-/** Windsurf: its encrypted conversation stores as an inventory, its plans, rules and workflows, and its MCP servers. */
+/** A workspace's `state.vscdb` in Windsurf's (or Windsurf Next's) editor folder, on any OS or remote server. */
+const isWorkspaceDb = (rel: string): boolean => {
+  const e = editorOf(rel);
+  return (e?.id === 'windsurf' || e?.id === 'windsurf-next') && /^workspaceStorage\/[^/]+\/state\.vscdb$/.test(e.rest ?? '');
+};
+
+/** The older chat pane of a workspace's state.vscdb (its path is the editor table's, so not one expression). */
+const aichatParser: Parser = {
+  agent: 'windsurf',
+  name: 'aichat',
+  patterns: ['<Windsurf user folder>/workspaceStorage/<id>/state.vscdb (ItemTable chat pane keys)'],
+  wants: isWorkspaceDb,
+  secondary: () => false,
+  secondaryToleranceSeconds: () => 0,
+  recordsSync: false,
+  parse: parseAichat,
+};
+
+/** Windsurf: its encrypted conversation stores as an inventory, its plans, rules, workflows and older chat pane, and its MCP servers. */
 export const windsurfPlugin: AgentPlugin = {
   agent: 'windsurf',
   parsers: [
@@ -60,5 +80,6 @@ export const windsurfPlugin: AgentPlugin = {
     pathParser('windsurf', 'rules', ['~/.codeium/windsurf/memories/global_rules.md', '~/.codeium/windsurf/global_workflows/*.md'], PATHS.rules, parseRules),
     // A secret file (env and header values in the clear): only server names and key names are read out.
     pathParser('windsurf', 'mcp-config', ['~/.codeium/windsurf/mcp_config.json', '~/.codeium/windsurf-next/mcp_config.json'], MCP_CONFIG, parseMcpConfig, { secret: true }),
+    aichatParser,
   ],
 };

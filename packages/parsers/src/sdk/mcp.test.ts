@@ -48,6 +48,7 @@ describe('MCP server configs of every agent, read by one helper', () => {
   });
 
   it("finds secrets in a Zed extension server's settings: a secret-named value, a URL's password, nested ones; not plain settings or references", () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal reference, as configs hold them
     const s = mcpServerFromEntry('postgres-context-server', { source: 'extension', settings: { database_url: 'postgresql://app:FAKEpw1@db.internal/app', api_key: 'FAKEkey2', region: 'eu-west-1', token: '${env:PG_TOKEN}', pool: { auth_token: 'FAKEtok3', size: 4 } } }, { scope: 'user' });
     expect(s.secrets).toEqual([
       { where: 'setting:database_url:url:password', value: 'FAKEpw1' },

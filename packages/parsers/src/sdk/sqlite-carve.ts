@@ -99,6 +99,9 @@ function payloadOf(page: Buffer, at: number, total: number, usable: number, page
   return out;
 }
 
+/** Bytes of the value of serial types 0-9 (NULL, the six integer sizes, a float, the constants 0 and 1). */
+const SERIAL_BYTES = [0, 1, 2, 3, 4, 6, 8, 8, 0, 0];
+
 /** A record's values, or null when its header does not describe its body exactly. */
 export function decodeRecord(p: Buffer, text: (b: Buffer) => string): CarvedValue[] | null {
   const h = varint(p, 0, p.length);
@@ -109,7 +112,7 @@ export function decodeRecord(p: Buffer, text: (b: Buffer) => string): CarvedValu
     const t = varint(p, at, h[0]);
     if (!t || t[0] === 10 || t[0] === 11) return null;
     types.push(t[0]);
-    body += t[0] >= 12 ? Math.floor((t[0] - 12) / 2) : [0, 1, 2, 3, 4, 6, 8, 8, 0, 0][t[0]];
+    body += t[0] >= 12 ? Math.floor((t[0] - 12) / 2) : SERIAL_BYTES[t[0]];
     at += t[1];
   }
   if (h[0] + body !== p.length) return null;
@@ -120,7 +123,7 @@ export function decodeRecord(p: Buffer, text: (b: Buffer) => string): CarvedValu
     else if (t === 8 || t === 9) out.push(t - 8);
     else if (t === 7) out.push(p.readDoubleBE(at));
     else if (t <= 6) {
-      const n = [0, 1, 2, 3, 4, 6, 8][t];
+      const n = SERIAL_BYTES[t];
       const v = n === 8 ? p.readBigInt64BE(at) : BigInt(p.readIntBE(at, n));
       out.push(v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v);
       at += n;

@@ -9,8 +9,9 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { quoteIdent, type SqliteDatabase } from './sqlite.js';
-import { type CarvedRecord, carveSqlite } from './sqlite-carve.js';
+import { type CarvedRecord, type CarvedSource, carveSqlite } from './sqlite-carve.js';
 import type { SqlRecord } from './sqlite-rows.js';
+import type { Artifact, ParseContext } from './types.js';
 
 /** A database with its WAL larger than this is not carved (both are read into memory whole). */
 export const MAX_CARVE_BYTES = 128 * 1024 * 1024;
@@ -31,6 +32,28 @@ export async function readSqliteBytes(local: string, max = MAX_CARVE_BYTES): Pro
   } catch (e) {
     return { ok: false, why: `its bytes could not be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
   }
+}
+
+/** Where a carved record was found, as the rows that give one back say it. */
+export const CARVED_FROM: Record<CarvedSource, string> = { freelist: 'a freed page', 'file-old': 'the main file, as of the last checkpoint', 'wal-old': 'an older WAL frame' };
+
+/** `carved from <where>, page <n>, rowid <r>`: the end of every row that heads a thing carved back. */
+export function carvedAt(record: CarvedRecord): string {
+  return `carved from ${CARVED_FROM[record.source]}, page ${record.page}, rowid ${record.rowid}`;
+}
+
+/** An artifact's bytes for {@link deletedRows}, read before its SQLite copy is opened; null (with a warning saying why, when there is one) when they cannot be had. */
+export async function readArtifactSqliteBytes(a: Artifact, ctx: ParseContext): Promise<SqliteBytes | null> {
+  let local: string;
+  try {
+    local = await a.localPath();
+  } catch {
+    // The open that follows says why the copy could not be made.
+    return null;
+  }
+  const r = await readSqliteBytes(local);
+  if (!r.ok) ctx.warn(`${a.rel}: ${r.why}`);
+  return r.ok ? r.bytes : null;
 }
 
 /** A row carved back: its columns by name (`__rowid` too) and where it was found. */

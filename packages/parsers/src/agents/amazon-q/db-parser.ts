@@ -1,7 +1,7 @@
 import { isObject } from '../../sdk/decode.js';
 import { makeRow } from '../../sdk/row.js';
 import { tableNames } from '../../sdk/sqlite.js';
-import { readSqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { readArtifactSqliteBytes } from '../../sdk/sqlite-deleted.js';
 import { isSqlRow, openArtifactSqlite, type SqlRecord, selectList, sqlJson, sqlText, sqlTime, tableRows } from '../../sdk/sqlite-rows.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { conversationRows } from './conversation.js';
@@ -19,8 +19,7 @@ import { recoveredQConversations } from './recovered-conversations.js';
  */
 export async function* parseQDb(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
   // The bytes before SQLite opens the copy: lost conversations are carved from them.
-  const bytes = await a.localPath().then(readSqliteBytes, () => null);
-  if (bytes && !bytes.ok) ctx.warn(`${a.rel}: ${bytes.why}`);
+  const bytes = await readArtifactSqliteBytes(a, ctx);
   const opened = await openArtifactSqlite(a);
   if (!opened.ok) {
     yield opened.row;
@@ -51,7 +50,7 @@ export async function* parseQDb(a: Artifact, ctx: ParseContext): AsyncGenerator<
         yield* one(r, client, ctx);
       }
     }
-    if (bytes?.ok) yield* recoveredQConversations(bytes.bytes, db, tables, client, ctx, a.rel);
+    if (bytes) yield* recoveredQConversations(bytes, db, tables, client, ctx, a.rel);
     if (tables.has('history')) {
       const cols = selectList(db, 'history', ['command', 'cwd', 'start_time', 'time', 'exit_code', 'hostname']);
       for (const r of tableRows(db, 'history', `SELECT rowid AS "__rowid", ${cols} FROM history ORDER BY rowid`)) {

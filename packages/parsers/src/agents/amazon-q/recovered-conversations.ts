@@ -12,13 +12,11 @@
 import { asArray, isObject, type JsonObject } from '../../sdk/decode.js';
 import { makeRow, recovered } from '../../sdk/row.js';
 import type { SqliteDatabase } from '../../sdk/sqlite.js';
-import type { CarvedSource } from '../../sdk/sqlite-carve.js';
-import { deletedRows, type SqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { deletedRows, type SqliteBytes, carvedAt } from '../../sdk/sqlite-deleted.js';
 import { type SqlRecord, sqlJson, sqlText, sqlTime } from '../../sdk/sqlite-rows.js';
 import type { ParseContext, Row } from '../../sdk/types.js';
 import { conversationRows } from './conversation.js';
 
-const WHERE: Record<CarvedSource, string> = { freelist: 'a freed page', 'file-old': 'the main file, as of the last checkpoint', 'wal-old': 'an older WAL frame' };
 
 /** The ConversationState a record's value holds, when it is one. */
 function stateOf(r: SqlRecord): JsonObject | null {
@@ -45,7 +43,7 @@ export function* recoveredQConversations(bytes: SqliteBytes, db: SqliteDatabase,
     for (const { row, record } of found.rows) {
       const state = stateOf(row) as JsonObject;
       const id = state.conversation_id as string;
-      yield makeRow('system', `deleted conversation recovered: ${id} under ${sqlText(row.key)} (no longer in ${table}; carved from ${WHERE[record.source]}, page ${record.page}, rowid ${record.rowid})`, { session_id: id, project_path: sqlText(row.key), source_line: record.rowid, tag: 'recovered' });
+      yield makeRow('system', `deleted conversation recovered: ${id} under ${sqlText(row.key)} (no longer in ${table}; ${carvedAt(record)})`, { session_id: id, project_path: sqlText(row.key), source_line: record.rowid, tag: 'recovered' });
       ctx.fact({ session_id: id, key: 'client', value: client, priority: 2 });
       for (const r of conversationRows(state, { key: sqlText(row.key), line: record.rowid, created: sqlTime(row.created_at) }, ctx)) yield recovered(r);
     }

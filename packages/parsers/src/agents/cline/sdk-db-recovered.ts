@@ -10,14 +10,12 @@
 import { asObject, asString, type JsonObject } from '../../sdk/decode.js';
 import { makeRow, recovered } from '../../sdk/row.js';
 import type { SqliteDatabase } from '../../sdk/sqlite.js';
-import type { CarvedSource } from '../../sdk/sqlite-carve.js';
-import { deletedRows, type SqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { deletedRows, type SqliteBytes, carvedAt } from '../../sdk/sqlite-deleted.js';
 import { type SqlRecord, sqlText } from '../../sdk/sqlite-rows.js';
 import { toUtc } from '../../sdk/timestamp.js';
 import type { ParseContext, Row } from '../../sdk/types.js';
 import { sessionRecordRows } from './sdk-store.js';
 
-const WHERE: Record<CarvedSource, string> = { freelist: 'a freed page', 'file-old': 'the main file, as of the last checkpoint', 'wal-old': 'an older WAL frame' };
 
 // Session ids are `<epoch ms>_<base36>` for the CLI, with agent suffixes for subagents: word
 // characters, dots, colons and dashes. A record of another table that happens to fit the
@@ -63,7 +61,7 @@ export function* recoveredSdkSessions(bytes: SqliteBytes, db: SqliteDatabase, ct
   for (const { row, record } of ordered) {
     const id = sqlText(row.session_id);
     const title = asString(asObject(row.metadata_json)?.title) ?? '';
-    yield makeRow('system', `deleted session recovered: ${id}${title ? ` "${title}"` : ''} (no longer in sessions.db; carved from ${WHERE[record.source]}, page ${record.page}, rowid ${record.rowid})`, {
+    yield makeRow('system', `deleted session recovered: ${id}${title ? ` "${title}"` : ''} (no longer in sessions.db; ${carvedAt(record)})`, {
       session_id: id,
       project_path: sqlText(row.cwd),
       timestamp_utc: toUtc(row.started_at),

@@ -1,7 +1,7 @@
 import { asObject, asString } from '../../sdk/decode.js';
 import { makeRow, recovered } from '../../sdk/row.js';
 import { type SqliteDatabase, tableNames } from '../../sdk/sqlite.js';
-import { deletedRows, readSqliteBytes, type SqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { deletedRows, readArtifactSqliteBytes, type SqliteBytes, carvedAt } from '../../sdk/sqlite-deleted.js';
 import { normalizeTimestamp } from '../../sdk/timestamp.js';
 import type { Artifact, ParseContext, Parser, Row } from '../../sdk/types.js';
 import { STATE_DB_RE } from './paths.js';
@@ -78,7 +78,6 @@ function securityRows(r: Rec, rowid: number): Row[] {
   ];
 }
 
-const WHERE = { freelist: 'a freed page', 'file-old': 'the main file, as of the last checkpoint', 'wal-old': 'an older WAL frame' } as const;
 
 /** A carved threads record's id, when it has a thread's shape (a uuid, its rollout's path, its cwd). */
 function threadKey(r: Rec): string | null {
@@ -92,15 +91,14 @@ function* deletedThreads(bytes: SqliteBytes, db: SqliteDatabase, ctx: ParseConte
   for (const { row, record } of found.rows) {
     const rows = threadRows(row, record.rowid, ctx).map(recovered);
     const id = text(row.id).toLowerCase();
-    yield makeRow('system', `deleted thread recovered: ${id} (no longer in the table; carved from ${WHERE[record.source]}, page ${record.page}, rowid ${record.rowid})`, { session_id: id, project_path: text(row.cwd), git_branch: text(row.git_branch), model: text(row.model), timestamp_utc: rows[0]?.timestamp_utc ?? '', source_line: record.rowid, tag: 'recovered' });
+    yield makeRow('system', `deleted thread recovered: ${id} (no longer in the table; ${carvedAt(record)})`, { session_id: id, project_path: text(row.cwd), git_branch: text(row.git_branch), model: text(row.model), timestamp_utc: rows[0]?.timestamp_utc ?? '', source_line: record.rowid, tag: 'recovered' });
     yield* rows;
   }
 }
 
 async function* parseState(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
   // The bytes before SQLite opens the copy: deleted threads are carved from them.
-  const bytes = await a.localPath().then(readSqliteBytes, () => null);
-  if (bytes && !bytes.ok) ctx.warn(`${a.rel}: ${bytes.why}`);
+  const bytes = await readArtifactSqliteBytes(a, ctx);
   const o = await openStore(a);
   if (!o.ok) {
     yield o.row;
@@ -111,7 +109,7 @@ async function* parseState(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> 
     if (tables.size === 0) ctx.warn(`${a.rel} has no tables: its -wal was not collected or holds no committed schema`);
     if (tables.has('threads')) yield* tableRows(o.db, 'threads', THREAD_COLUMNS, (r, n) => threadRows(r, n, ctx));
     if (tables.has('security_events')) yield* tableRows(o.db, 'security_events', SECURITY_COLUMNS, securityRows);
-    if (bytes?.ok && tables.has('threads')) yield* deletedThreads(bytes.bytes, o.db, ctx, a.rel);
+    if (bytes && tables.has('threads')) yield* deletedThreads(bytes, o.db, ctx, a.rel);
   } finally {
     o.db.close();
   }

@@ -11,13 +11,11 @@
 import { pushAll } from '../../sdk/push-all.js';
 import { makeRow } from '../../sdk/row.js';
 import type { SqliteDatabase } from '../../sdk/sqlite.js';
-import type { CarvedSource } from '../../sdk/sqlite-carve.js';
-import { deletedRows, type SqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { deletedRows, type SqliteBytes, carvedAt } from '../../sdk/sqlite-deleted.js';
 import type { SqlRecord } from '../../sdk/sqlite-rows.js';
 import type { ParseContext, Row } from '../../sdk/types.js';
 import { stamp, text } from './store-values.js';
 
-const WHERE: Record<CarvedSource, string> = { freelist: 'a freed page', 'file-old': 'the main file, as of the last checkpoint', 'wal-old': 'an older WAL frame' };
 const isText = (v: unknown) => v === null || v === undefined || typeof v === 'string';
 
 // The CLI names sessions by uuid: a record of another shape that happens to fit the columns is not a session's.
@@ -49,7 +47,7 @@ export function* recoveredStoreRows(bytes: SqliteBytes, db: SqliteDatabase, tabl
       if (summary) ctx.fact({ session_id: id, key: 'name', value: summary, priority: 4 });
       if (text(row.cwd)) ctx.fact({ session_id: id, key: 'cwd', value: text(row.cwd), priority: 4 });
       if (text(row.branch)) ctx.fact({ session_id: id, key: 'branch', value: text(row.branch), priority: 4 });
-      yield makeRow('system', `deleted session recovered: ${id}${summary ? ` "${summary}"` : ''} (no longer in the store; carved from ${WHERE[record.source]}, page ${record.page}, rowid ${record.rowid})`, {
+      yield makeRow('system', `deleted session recovered: ${id}${summary ? ` "${summary}"` : ''} (no longer in the store; ${carvedAt(record)})`, {
         session_id: id,
         project_path: text(row.cwd),
         git_branch: text(row.branch),

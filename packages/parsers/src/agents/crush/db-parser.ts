@@ -1,7 +1,7 @@
 import { makeRow } from '../../sdk/row.js';
 import type { SqliteDatabase } from '../../sdk/sqlite.js';
 import { tableNames } from '../../sdk/sqlite.js';
-import { readSqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { readArtifactSqliteBytes } from '../../sdk/sqlite-deleted.js';
 import { isSqlRow, openArtifactSqlite, selectList, sqlText, sqlTime, tableRows } from '../../sdk/sqlite-rows.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { messageRecordRows, type SessionInfo, sessionRecordRows } from './record-rows.js';
@@ -23,11 +23,7 @@ const MESSAGE_COLS = ['id', 'session_id', 'role', 'parts', 'model', 'provider', 
  */
 export async function* parseCrushDb(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
   // The bytes first: deleted rows are carved from the copy as collected, before SQLite opens it.
-  const bytes = await a.localPath().then(
-    (local) => readSqliteBytes(local),
-    () => null,
-  );
-  if (bytes && !bytes.ok) ctx.warn(`${a.rel}: ${bytes.why}`);
+  const bytes = await readArtifactSqliteBytes(a, ctx);
   const opened = await openArtifactSqlite(a);
   if (!opened.ok) {
     yield opened.row;
@@ -54,7 +50,7 @@ export async function* parseCrushDb(a: Artifact, ctx: ParseContext): AsyncGenera
         else yield makeRow('system', `file read: ${sqlText(r.path)}`, { session_id: sqlText(r.session_id), project_path: dir(sqlText(r.session_id)), timestamp_utc: sqlTime(r.read_at), source_line: Number(r.__rowid), tag: 'file_read' });
       }
     }
-    if (bytes?.ok) yield* recoveredSessions(bytes.bytes, db, tables, { root, sessions, ctx, rel: a.rel });
+    if (bytes) yield* recoveredSessions(bytes, db, tables, { root, sessions, ctx, rel: a.rel });
   } finally {
     db.close();
   }

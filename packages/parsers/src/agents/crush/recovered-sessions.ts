@@ -9,13 +9,11 @@
  */
 import { makeRow, recovered } from '../../sdk/row.js';
 import type { SqliteDatabase } from '../../sdk/sqlite.js';
-import type { CarvedSource } from '../../sdk/sqlite-carve.js';
-import { type DeletedRow, deletedRows, type SqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { type DeletedRow, deletedRows, type SqliteBytes, CARVED_FROM, carvedAt } from '../../sdk/sqlite-deleted.js';
 import { type SqlRecord, sqlText, sqlTime } from '../../sdk/sqlite-rows.js';
 import type { ParseContext, Row } from '../../sdk/types.js';
 import { messageRecordRows, type SessionInfo, sessionRecordRows } from './record-rows.js';
 
-const WHERE: Record<CarvedSource, string> = { freelist: 'a freed page', 'file-old': 'the main file, as of the last checkpoint', 'wal-old': 'an older WAL frame' };
 
 // Crush's ids: a uuid, `<message id>$$<tool call id>` for a sub-agent's session, a tool call id
 // for a task session: never empty, never with spaces or control characters.
@@ -90,14 +88,14 @@ export function* recoveredSessions(bytes: SqliteBytes, db: SqliteDatabase, table
     const id = sqlText(row.id);
     const title = sqlText(row.title);
     const at = { session_id: id, project_path: root || sqlText(row.workspace_cwd), timestamp_utc: sqlTime(row.created_at), source_line: record.rowid, tag: 'recovered' };
-    yield makeRow('system', `deleted session recovered: ${id}${title ? ` "${title}"` : ''} (no longer in the sessions table; carved from ${WHERE[record.source]}, page ${record.page}, rowid ${record.rowid})`, at);
+    yield makeRow('system', `deleted session recovered: ${id}${title ? ` "${title}"` : ''} (no longer in the sessions table; ${carvedAt(record)})`, at);
     for (const r of sessionRecordRows(row, root, sessions, ctx)) yield recovered(r);
     yield* messages(bySession.get(id) ?? []);
     bySession.delete(id);
   }
   // Messages of a session still listed (deleted one by one, or a session reverted), or of one whose row was not carved.
   for (const [sid, found] of bySession) {
-    const where = [...new Set(found.map((d) => WHERE[d.record.source]))].join(', ');
+    const where = [...new Set(found.map((d) => CARVED_FROM[d.record.source]))].join(', ');
     const first = found[0];
     const what = `${found.length} message${found.length === 1 ? '' : 's'} of session ${sid} no longer in the messages table${live.has(sid) ? '' : ', whose session is gone too'}`;
     yield makeRow('system', `deleted messages recovered: ${what} (carved from ${where})`, { session_id: sid, project_path: dir(sid), timestamp_utc: sqlTime(first.row.created_at), source_line: first.record.rowid, tag: 'recovered' });

@@ -1,6 +1,6 @@
 import { makeRow, unreadableRow } from '../../sdk/row.js';
 import { openCollectedSqlite, type SqliteDatabase, tableNames } from '../../sdk/sqlite.js';
-import { readSqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { readArtifactSqliteBytes } from '../../sdk/sqlite-deleted.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { type ComposerEntry, conversationRows, listComposers, orphanRows, parentsOf, scanKeys } from './conversations.js';
 import { type ComposerHeader, composerHeaders, composerStateRows, personalContextRow, REACTIVE_KEY, readItems, signInRow } from './item-table.js';
@@ -44,8 +44,7 @@ function* accountRows(db: SqliteDatabase, a: Artifact): Generator<Row> {
  */
 export async function* parseGlobalDb(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
   // The bytes before SQLite opens the copy: deleted conversations are carved from them.
-  const bytes = await a.localPath().then(readSqliteBytes, () => null);
-  if (bytes && !bytes.ok) ctx.warn(`${a.rel}: ${bytes.why}`);
+  const bytes = await readArtifactSqliteBytes(a, ctx);
   let db: SqliteDatabase;
   try {
     db = await openCollectedSqlite(await a.localPath(), a.rel);
@@ -74,7 +73,7 @@ export async function* parseGlobalDb(a: Artifact, ctx: ParseContext): AsyncGener
     const known = new Set(composers.map((c) => c.id));
     const orphans = scanKeys(db, known, ctx);
     for (const id of orphans) yield* orphanRows(db, id, ctx);
-    if (bytes?.ok) yield* recoveredConversations(bytes.bytes, db, (id) => headers.get(id)?.project ?? '', ctx, a.rel);
+    if (bytes) yield* recoveredConversations(bytes, db, (id) => headers.get(id)?.project ?? '', ctx, a.rel);
   } catch (e) {
     // A database that turns out corrupt past its first pages fails mid-read: one row says where.
     yield makeRow('system', `parser: the database could not be read to the end (${(e as Error).message.split('\n')[0]}); the rows above were read before the error`, { tag: 'unreadable' });

@@ -10,13 +10,11 @@
  */
 import { makeRow, recovered } from '../../sdk/row.js';
 import type { SqliteDatabase } from '../../sdk/sqlite.js';
-import type { CarvedSource } from '../../sdk/sqlite-carve.js';
-import { type DeletedRow, deletedRows, type SqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { type DeletedRow, deletedRows, type SqliteBytes, CARVED_FROM, carvedAt } from '../../sdk/sqlite-deleted.js';
 import type { ParseContext, Row } from '../../sdk/types.js';
 import { conversationRows, orphanRows } from './conversations.js';
 
 const KEY = /^(composerData|bubbleId|checkpointId):([^:]+)/;
-const WHERE: Record<CarvedSource, string> = { freelist: 'a freed page', 'file-old': 'the main file, as of the last checkpoint', 'wal-old': 'an older WAL frame' };
 
 /** A record's key when it is a conversation's (a composer, a message, a checkpoint) and its value is text or bytes. */
 function conversationKey(r: Record<string, unknown>): string | null {
@@ -54,13 +52,13 @@ export async function* recoveredConversations(bytes: SqliteBytes, db: SqliteData
   try {
     for (const { row, record } of composers) {
       const id = String(row.key).slice('composerData:'.length);
-      yield makeRow('system', `deleted conversation recovered: ${id} (no longer in the database; carved from ${WHERE[record.source]}, page ${record.page}, rowid ${record.rowid})`, { session_id: id, project_path: projectOf(id), source_line: record.rowid, tag: 'recovered' });
+      yield makeRow('system', `deleted conversation recovered: ${id} (no longer in the database; ${carvedAt(record)})`, { session_id: id, project_path: projectOf(id), source_line: record.rowid, tag: 'recovered' });
       for (const r of conversationRows(mem, { id, rowid: record.rowid }, projectOf(id), '', ctx)) yield recovered(r);
     }
     for (const id of lostMessages) {
       const records = found.rows.filter((d) => String(d.row.key).startsWith(`bubbleId:${id}:`));
       const still = live.get(`composerData:${id}`) !== undefined;
-      yield makeRow('system', `deleted messages recovered: ${records.length} message record(s) of conversation ${id} no longer in the database${still ? '' : ', whose composerData is gone too'} (carved from ${[...new Set(records.map((d) => WHERE[d.record.source]))].join(', ')})`, { session_id: id, project_path: projectOf(id), source_line: records[0]?.record.rowid ?? null, tag: 'recovered' });
+      yield makeRow('system', `deleted messages recovered: ${records.length} message record(s) of conversation ${id} no longer in the database${still ? '' : ', whose composerData is gone too'} (carved from ${[...new Set(records.map((d) => CARVED_FROM[d.record.source]))].join(', ')})`, { session_id: id, project_path: projectOf(id), source_line: records[0]?.record.rowid ?? null, tag: 'recovered' });
       // orphanRows' own first row says the composerData is gone, which the row above says right.
       let first = true;
       for (const r of orphanRows(mem, id, ctx)) {

@@ -1,5 +1,5 @@
 import { tableNames } from '../../sdk/sqlite.js';
-import { readSqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { readArtifactSqliteBytes } from '../../sdk/sqlite-deleted.js';
 import { isSqlRow, openArtifactSqlite, selectList, sqlText, tableRows } from '../../sdk/sqlite-rows.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { messageRecordRows, sessionRecordRows } from './db-records.js';
@@ -19,8 +19,7 @@ const MESSAGE_COLS = ['session_id', 'role', 'content_json', 'created_timestamp',
  */
 export async function* parseGooseDb(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
   // The bytes before SQLite opens the copy: deleted sessions and messages are carved from them.
-  const bytes = await a.localPath().then(readSqliteBytes, () => null);
-  if (bytes && !bytes.ok) ctx.warn(`${a.rel}: ${bytes.why}`);
+  const bytes = await readArtifactSqliteBytes(a, ctx);
   const opened = await openArtifactSqlite(a);
   if (!opened.ok) {
     yield opened.row;
@@ -51,7 +50,7 @@ export async function* parseGooseDb(a: Artifact, ctx: ParseContext): AsyncGenera
         yield* messageRecordRows(r, Number(r.__rowid), dirs.get(sqlText(r.session_id)) ?? '', tools, ctx);
       }
     }
-    if (bytes?.ok) yield* recoveredGooseRows(bytes.bytes, db, tables, { dirs, tools }, ctx, a.rel);
+    if (bytes) yield* recoveredGooseRows(bytes, db, tables, { dirs, tools }, ctx, a.rel);
   } finally {
     db.close();
   }

@@ -17,13 +17,11 @@ import { createHash } from 'node:crypto';
 import { pushAll } from '../../sdk/push-all.js';
 import { makeRow, recovered } from '../../sdk/row.js';
 import type { SqliteDatabase } from '../../sdk/sqlite.js';
-import type { CarvedSource } from '../../sdk/sqlite-carve.js';
-import { type DeletedRow, deletedRows, type SqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { type DeletedRow, deletedRows, type SqliteBytes, CARVED_FROM, carvedAt } from '../../sdk/sqlite-deleted.js';
 import { type SqlRecord, sqlText, sqlTime } from '../../sdk/sqlite-rows.js';
 import type { ParseContext, Row } from '../../sdk/types.js';
 import { messageRecordRows, sessionOf, sessionRecordRows } from './db-records.js';
 
-const WHERE: Record<CarvedSource, string> = { freelist: 'a freed page', 'file-old': 'the main file, as of the last checkpoint', 'wal-old': 'an older WAL frame' };
 
 // goose names a session `YYYYMMDD_<n>`, an imported legacy one by its file's name: one path
 // segment, no control characters. Records of other shapes do turn up among the carved ones.
@@ -91,7 +89,7 @@ export function* recoveredGooseRows(bytes: SqliteBytes, db: SqliteDatabase, tabl
   const byCreation = sessions.map((d) => ({ ...d, s: sessionOf(d.row) })).sort((a, b) => (a.s.created < b.s.created ? -1 : a.s.created > b.s.created ? 1 : a.record.rowid - b.record.rowid));
   for (const { row, record, s } of byCreation) {
     dirs.set(s.id, s.workingDir);
-    yield makeRow('system', `deleted session recovered: ${s.id}${s.name ? ` "${s.name}"` : ''} (no longer in the sessions table; carved from ${WHERE[record.source]}, page ${record.page}, rowid ${record.rowid})`, {
+    yield makeRow('system', `deleted session recovered: ${s.id}${s.name ? ` "${s.name}"` : ''} (no longer in the sessions table; ${carvedAt(record)})`, {
       session_id: s.id,
       project_path: s.workingDir,
       timestamp_utc: s.created,
@@ -107,7 +105,7 @@ export function* recoveredGooseRows(bytes: SqliteBytes, db: SqliteDatabase, tabl
   for (const { sid, found } of rest) {
     const first = found[0];
     const still = live.dirs.has(sid) ? '' : ', whose session is gone too';
-    yield makeRow('system', `deleted messages recovered: ${found.length} message(s) of session ${sid} no longer in the messages table${still} (carved from ${[...new Set(found.map((d) => WHERE[d.record.source]))].join(', ')})`, {
+    yield makeRow('system', `deleted messages recovered: ${found.length} message(s) of session ${sid} no longer in the messages table${still} (carved from ${[...new Set(found.map((d) => CARVED_FROM[d.record.source]))].join(', ')})`, {
       session_id: sid,
       project_path: dirs.get(sid) ?? '',
       timestamp_utc: sqlTime(first.row.created_timestamp) || sqlTime(first.row.timestamp),

@@ -1,7 +1,7 @@
 import { compactJson } from '../../sdk/compact-json.js';
 import { isObject } from '../../sdk/decode.js';
 import { makeRow, unreadableRow } from '../../sdk/row.js';
-import { readSqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { readArtifactSqliteBytes } from '../../sdk/sqlite-deleted.js';
 import type { SqliteDatabase } from '../../sdk/sqlite.js';
 import { tableNames } from '../../sdk/sqlite.js';
 import { isSqlRow, openArtifactSqlite, type SqlRecord, selectList, sqlJson, sqlText, sqlTime, tableRows } from '../../sdk/sqlite-rows.js';
@@ -34,8 +34,7 @@ const SESSION_COLS = ['id', 'project_id', 'parent_id', 'directory', 'title', 've
  */
 export async function* parseOpenCodeDb(a: Artifact, ctx: ParseContext, profile: OpenCodeProfile): AsyncGenerator<Row> {
   // The bytes before SQLite opens the copy: deleted sessions, messages and parts are carved from them.
-  const bytes = await a.localPath().then(readSqliteBytes, () => null);
-  if (bytes && !bytes.ok) ctx.warn(`${a.rel}: ${bytes.why}`);
+  const bytes = await readArtifactSqliteBytes(a, ctx);
   const opened = await openArtifactSqlite(a);
   if (!opened.ok) {
     yield opened.row;
@@ -69,7 +68,7 @@ export async function* parseOpenCodeDb(a: Artifact, ctx: ParseContext, profile: 
         else ctx.unknown(`session_message ${sqlText(r.type) || '(no type)'}`, Number(r.__rowid));
       }
     }
-    if (bytes?.ok) yield* recoveredDbRows(bytes.bytes, db, tables, st, ctx, profile, a.rel);
+    if (bytes) yield* recoveredDbRows(bytes, db, tables, st, ctx, profile, a.rel);
   } finally {
     db.close();
   }

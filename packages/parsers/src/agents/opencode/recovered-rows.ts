@@ -15,8 +15,7 @@ import { isObject } from '../../sdk/decode.js';
 import { pushAll } from '../../sdk/push-all.js';
 import { makeRow, recovered } from '../../sdk/row.js';
 import { columnNames, type SqliteDatabase } from '../../sdk/sqlite.js';
-import type { CarvedSource } from '../../sdk/sqlite-carve.js';
-import { type DeletedRow, deletedRows, type SqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { type DeletedRow, deletedRows, type SqliteBytes, CARVED_FROM, carvedAt } from '../../sdk/sqlite-deleted.js';
 import { type SqlRecord, sqlJson, sqlText } from '../../sdk/sqlite-rows.js';
 import type { ParseContext, Row } from '../../sdk/types.js';
 import type { DbState } from './db-parser.js';
@@ -27,7 +26,6 @@ import { partRows } from './parts.js';
 import type { OpenCodeProfile } from './profile.js';
 import { sessionFromRow, sessionRows } from './session.js';
 
-const WHERE: Record<CarvedSource, string> = { freelist: 'a freed page', 'file-old': 'the main file, as of the last checkpoint', 'wal-old': 'an older WAL frame' };
 
 // OpenCode's ids (Identifier: a prefix, then time and random base62): a record of another table that fits the columns has others.
 const SES = /^ses_[0-9A-Za-z]+$/;
@@ -105,7 +103,7 @@ export function* recoveredDbRows(bytes: SqliteBytes, db: SqliteDatabase, tables:
   const dirOf = (sid: string): string => st.sessions.get(sid)?.directory ?? directories.get(sid) ?? '';
   for (const { d, s } of carvedSessions) {
     const { record } = d;
-    yield makeRow('system', `deleted session recovered: ${s.id}${s.title ? ` "${s.title}"` : ''} (no longer in the session table; carved from ${WHERE[record.source]}, page ${record.page}, rowid ${record.rowid})`, {
+    yield makeRow('system', `deleted session recovered: ${s.id}${s.title ? ` "${s.title}"` : ''} (no longer in the session table; ${carvedAt(record)})`, {
       session_id: s.id,
       project_path: s.directory,
       timestamp_utc: s.created,
@@ -121,7 +119,7 @@ export function* recoveredDbRows(bytes: SqliteBytes, db: SqliteDatabase, tables:
     const records = units.flatMap((u) => (u.carved ? [u.carved, ...u.parts] : u.parts));
     const n = units.filter((u) => u.carved).length;
     const gone = st.sessions.has(sid) ? '' : ', whose session row is gone too';
-    const from = [...new Set(records.map((d) => WHERE[d.record.source]))].join(', ');
+    const from = [...new Set(records.map((d) => CARVED_FROM[d.record.source]))].join(', ');
     yield makeRow('system', `deleted messages recovered: ${n} message(s) and ${records.length - n} part(s) of session ${sid} no longer in the message and part tables${gone} (carved from ${from})`, {
       session_id: sid,
       project_path: dirOf(sid),

@@ -9,7 +9,7 @@
 import { isObject } from '../../sdk/decode.js';
 import { makeRow, recovered } from '../../sdk/row.js';
 import type { SqliteDatabase } from '../../sdk/sqlite.js';
-import { deletedRows, type SqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { deletedRows, type SqliteBytes, carvedAt } from '../../sdk/sqlite-deleted.js';
 import { type SqlRecord, sqlText } from '../../sdk/sqlite-rows.js';
 import type { ParseContext, Row } from '../../sdk/types.js';
 import { threadMeta, threadRows } from './thread-rows.js';
@@ -22,7 +22,6 @@ function threadKey(r: SqlRecord): string | null {
   return ok ? (r.id as string) : null;
 }
 
-const WHERE = { freelist: 'a freed page', 'file-old': 'the main file, as of the last checkpoint', 'wal-old': 'an older WAL frame' } as const;
 
 /** The rows of every deleted thread carved from `bytes`, oldest first, after the live ones. */
 export async function* recoveredThreads(bytes: SqliteBytes, db: SqliteDatabase, decode: Decode, ctx: ParseContext, rel: string): AsyncGenerator<Row> {
@@ -32,7 +31,7 @@ export async function* recoveredThreads(bytes: SqliteBytes, db: SqliteDatabase, 
   found.sort((a, b) => (a.meta.created < b.meta.created ? -1 : a.meta.created > b.meta.created ? 1 : a.record.rowid - b.record.rowid));
   for (const { row, record, meta } of found) {
     const at = { session_id: meta.id, project_path: meta.folders[0] ?? '', timestamp_utc: meta.created, source_line: null };
-    yield makeRow('system', `deleted thread recovered: ${meta.id} "${meta.summary}" (no longer in the table; carved from ${WHERE[record.source]}, page ${record.page}, rowid ${record.rowid})`, { ...at, tag: 'recovered' });
+    yield makeRow('system', `deleted thread recovered: ${meta.id} "${meta.summary}" (no longer in the table; ${carvedAt(record)})`, { ...at, tag: 'recovered' });
     const doc = await decode(sqlText(row.data_type), row.data, ctx, record.rowid);
     if (!doc.ok || !isObject(doc.value)) {
       const why = doc.ok ? `expected a JSON object, found ${Array.isArray(doc.value) ? 'an array' : typeof doc.value}` : doc.why;

@@ -8,7 +8,7 @@ import { jsonText } from '../../sdk/compact-json.js';
 import { isObject } from '../../sdk/decode.js';
 import { makeRow } from '../../sdk/row.js';
 import { tableNames } from '../../sdk/sqlite.js';
-import { readSqliteBytes } from '../../sdk/sqlite-deleted.js';
+import { readArtifactSqliteBytes } from '../../sdk/sqlite-deleted.js';
 import { isSqlRow, openArtifactSqlite, selectList, sqlText, tableRows } from '../../sdk/sqlite-rows.js';
 import type { Artifact, ParseContext, Row } from '../../sdk/types.js';
 import { isZstd, zstdDecompress } from '../../sdk/zstd.js';
@@ -74,11 +74,7 @@ export async function decodeThreadData(dataType: string, raw: unknown, ctx: Pars
 /** The Agent Panel's threads, oldest first (source_line: a message's 1-based place in its thread). */
 export async function* parseZedThreads(a: Artifact, ctx: ParseContext): AsyncGenerator<Row> {
   // The bytes first: deleted threads are carved from the copy as collected, before SQLite opens it.
-  const bytes = await a.localPath().then(
-    (local) => readSqliteBytes(local),
-    () => null,
-  );
-  if (bytes && !bytes.ok) ctx.warn(`${a.rel}: ${bytes.why}`);
+  const bytes = await readArtifactSqliteBytes(a, ctx);
   const opened = await openArtifactSqlite(a);
   if (!opened.ok) {
     yield opened.row;
@@ -105,7 +101,7 @@ export async function* parseZedThreads(a: Artifact, ctx: ParseContext): AsyncGen
       }
       yield* threadRows(doc.value, meta, ctx);
     }
-    if (bytes?.ok) yield* recoveredThreads(bytes.bytes, db, decodeThreadData, ctx, a.rel);
+    if (bytes) yield* recoveredThreads(bytes, db, decodeThreadData, ctx, a.rel);
   } finally {
     db.close();
   }
